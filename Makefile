@@ -1,0 +1,27 @@
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test reproduce bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test,ml]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest tests
+
+reproduce: $(STAMP)
+	$(BIN)/varlab reproduce --budget quick
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,121 @@
+"""Argument checks shared by every public function.
+
+Each check raises ``ValueError`` or ``TypeError`` whose message names the parameter and the
+allowed range, so that nothing downstream returns a silent NaN.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+
+
+def real_array(value, name: str, *, low=None, high=None, low_open=False, high_open=False):
+    """Return ``value`` as a float64 array, checking it is finite and inside [low, high].
+
+    ``low_open``/``high_open`` make the corresponding bound strict.
+    """
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a real number or array of real numbers, got {value!r}") from None
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    if low is not None:
+        bad = array <= low if low_open else array < low
+        if np.any(bad):
+            bracket = "(" if low_open else "["
+            raise ValueError(f"{name} must be in {bracket}{low}, {high if high is not None else 'inf'}"
+                             f"{')' if high_open or high is None else ']'}, got {value!r}")
+    if high is not None:
+        bad = array >= high if high_open else array > high
+        if np.any(bad):
+            bracket = "(" if low_open or low is None else "["
+            raise ValueError(f"{name} must be in {bracket}{low if low is not None else '-inf'}, {high}"
+                             f"{')' if high_open else ']'}, got {value!r}")
+    return array
+
+
+def correlation(rho, name: str = "rho"):
+    """rho in [-1, 1]."""
+    return real_array(rho, name, low=-1.0, high=1.0)
+
+
+def positive(value, name: str):
+    """A finite value > 0 (e.g. gamma)."""
+    return real_array(value, name, low=0.0, low_open=True)
+
+
+def probability(value, name: str, *, open_low=False, open_high=False):
+    """A value in [0, 1] (optionally open at either end)."""
+    return real_array(value, name, low=0.0, high=1.0, low_open=open_low, high_open=open_high)
+
+
+def positive_int(value, name: str, *, minimum: int = 1) -> int:
+    """A Python int >= minimum (rejects bools, floats and numpy floats)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def int_grid(values, name: str, *, minimum: int = 1) -> np.ndarray:
+    """A 1-d strictly increasing array of integers >= minimum (e.g. a grid of k)."""
+    array = np.atleast_1d(np.asarray(values))
+    if array.ndim != 1 or array.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-d sequence of integers, got {values!r}")
+    if not np.issubdtype(array.dtype, np.integer):
+        if not np.all(np.isfinite(array.astype(float))) or np.any(array != np.round(array)):
+            raise TypeError(f"{name} must hold integers, got {values!r}")
+        array = array.astype(np.int64)
+    if np.any(array < minimum):
+        raise ValueError(f"{name} must hold integers >= {minimum}, got {values!r}")
+    if np.any(np.diff(array) <= 0):
+        raise ValueError(f"{name} must be strictly increasing, got {values!r}")
+    return array.astype(np.int64)
+
+
+def data_matrix(X, name: str = "X", *, allow_sparse: bool = True, dtypes=(np.float64, np.float32)):
+    """A finite 2-d dense array or scipy.sparse matrix (converted to CSR).
+
+    Floating dtypes in ``dtypes`` are kept; anything else becomes float64.
+    """
+    if sp.issparse(X):
+        if not allow_sparse:
+            raise TypeError(f"{name} must be a dense array; sparse input is not supported here")
+        X = sp.csr_matrix(X)
+        if X.dtype not in dtypes:
+            X = X.astype(np.float64)
+        if not np.all(np.isfinite(X.data)):
+            raise ValueError(f"{name} must be finite (found NaN or inf)")
+        return X
+    try:
+        array = np.asarray(X)
+    except Exception:
+        raise TypeError(f"{name} must be a 2-d array-like of real numbers") from None
+    if array.dtype not in dtypes:
+        try:
+            array = array.astype(np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"{name} must hold real numbers, got dtype {array.dtype}") from None
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be 2-d (n_rows, n_features), got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite (found NaN or inf)")
+    return array
+
+
+def same_width(X, Y, name_x: str = "X", name_y: str = "Y"):
+    """Raise if two data matrices have different numbers of columns."""
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(f"{name_x} and {name_y} must have the same number of columns, "
+                         f"got {X.shape[1]} and {Y.shape[1]}")
+
+
+def choice(value, name: str, allowed):
+    """value must be one of ``allowed``."""
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {sorted(allowed)!r}, got {value!r}")
+    return value
