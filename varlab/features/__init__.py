@@ -1,0 +1,1 @@
+from .rff import RFF

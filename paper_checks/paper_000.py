@@ -1,0 +1,4 @@
+"""Paper 000 (Li, "Linearized GMM Kernels and Normalized Random Fourier Features")."""
+from .rff_section import CLAIMS as RFF_CLAIMS
+
+CLAIMS = list(RFF_CLAIMS)

@@ -1,0 +1,58 @@
+"""Shared validators and seeding."""
+import numpy as np
+import pytest
+
+from varlab import _random, _validate
+
+
+@pytest.mark.parametrize("value", [-1.0000001, 1.5, np.nan, np.inf, [0.2, 2.0]])
+def test_correlation_rejects_out_of_range(value):
+    with pytest.raises(ValueError, match="rho"):
+        _validate.correlation(value)
+
+
+def test_correlation_accepts_the_closed_interval():
+    np.testing.assert_array_equal(_validate.correlation([-1, 0, 1]), [-1.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("value", [0, -3, 0.0, np.nan])
+def test_positive_rejects(value):
+    with pytest.raises(ValueError, match="gamma"):
+        _validate.positive(value, "gamma")
+
+
+def test_non_numeric_is_a_type_error():
+    with pytest.raises(TypeError, match="rho"):
+        _validate.correlation("high")
+
+
+@pytest.mark.parametrize("value, error", [(0, ValueError), (1.5, TypeError), (True, TypeError)])
+def test_positive_int(value, error):
+    with pytest.raises(error, match="k"):
+        _validate.positive_int(value, "k")
+
+
+def test_int_grid_requires_increasing_integers():
+    np.testing.assert_array_equal(_validate.int_grid([1, 2, 10], "k"), [1, 2, 10])
+    with pytest.raises(ValueError, match="increasing"):
+        _validate.int_grid([3, 2], "k")
+    with pytest.raises(TypeError, match="integers"):
+        _validate.int_grid([1.5], "k")
+    with pytest.raises(ValueError, match=">= 1"):
+        _validate.int_grid([0, 1], "k")
+
+
+def test_seed_sequence_accepts_the_documented_types():
+    assert _random.seed_sequence(5).entropy == 5
+    sequence = np.random.SeedSequence(7)
+    assert _random.seed_sequence(sequence) is sequence
+    assert isinstance(_random.seed_sequence(np.random.default_rng(1)), np.random.SeedSequence)
+    for bad, error in [(-1, ValueError), (1.5, TypeError), ("x", TypeError)]:
+        with pytest.raises(error, match="random_state"):
+            _random.seed_sequence(bad)
+
+
+def test_spawn_is_repeatable():
+    first = [c.generate_state(2).tolist() for c in _random.spawn(3, 4)]
+    second = [c.generate_state(2).tolist() for c in _random.spawn(3, 4)]
+    assert first == second and len({tuple(x) for x in first}) == 4

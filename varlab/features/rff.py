@@ -1,0 +1,233 @@
+"""Random Fourier features: RFF, normalised RFF (NRFF) and the no-phase variant.
+
+Paper 000, §2. For unit vectors u, v with correlation rho (000, Eq. 1), draw r_j ~ N(0, I_D)
+and w_j ~ U[0, 2 pi) i.i.d. over j = 1..k, and let x_j = <u, r_j>, y_j = <v, r_j>. Then
+
+* RFF: E[sqrt2 cos(sqrt(gamma) x_j + w_j) sqrt2 cos(sqrt(gamma) y_j + w_j)] = exp(-gamma (1 - rho))
+  (000, Eq. 15/16), with per-sample variance 1/2 + 1/2 (1 - exp(-2 gamma (1 - rho)))^2 (Eq. 18,
+  Eq. 21). The feature vector z(u) = sqrt(2/k) [cos(sqrt(gamma) x_j + w_j)]_j has
+  <z(u), z(v)> = the average of the k products, an unbiased estimate of Eq. (14).
+* NRFF: z(u) / ||z(u)||, whose inner product is the ratio of Eq. (19); asymptotic variance
+  V_n of Eq. (20).
+* No phase: z(u) = k^{-1/2} [cos(sqrt(gamma) x_j)]_j, whose inner product estimates
+  E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = exp(-gamma (1 - rho))/2 + exp(-gamma (1 + rho))/2
+  (000, Eq. 17), the folded RBF of 001, Eq. (11). Its per-sample variance,
+  1/8 [(1 - e^{-2 gamma (1 - rho)})^2 + (1 - e^{-2 gamma (1 + rho)})^2], is varlab's own
+  derivation (x - y and x + y are independent Gaussians).
+
+``kernel="correlation"`` normalises each input row to unit l2 norm first (so any non-zero
+vectors u, v give the kernel of their correlation); ``kernel="gaussian"`` does not normalise
+and uses frequencies N(0, 2 gamma I), so that the expectation is exp(-gamma ||u - v||^2), as
+in scikit-learn's ``RBFSampler``.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import _random, _validate
+from ._base import NotFittedError, ParamsMixin
+
+__all__ = ["RFF"]
+
+_KERNELS = ("correlation", "gaussian")
+_FLOATS = (np.float64, np.float32)
+
+
+def _data(X, name: str = "X"):
+    """A finite 2-d float64/float32 array or CSR matrix (complex data is rejected)."""
+    dtype = getattr(X, "dtype", None)
+    if dtype is None:
+        dtype = np.asarray(X).dtype
+    if np.dtype(dtype).kind == "c":
+        raise TypeError(f"{name} must hold real numbers, got complex dtype {dtype}")
+    X = _validate.data_matrix(X, name, dtypes=_FLOATS)
+    if sp.issparse(X) and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    return X
+
+
+def _unit_rows(X, name: str = "X"):
+    """Rows of ``X`` divided by their l2 norms (a new array/matrix; ``X`` is not modified).
+
+    Each row is first divided by its largest absolute entry, so that the norm neither
+    underflows nor overflows; an all-zero row raises ValueError (its correlation, 000 Eq. 1,
+    is undefined).
+    """
+    if sp.issparse(X):
+        largest = np.asarray(abs(X).max(axis=1).toarray()).ravel()
+    else:
+        largest = np.max(np.abs(X), axis=1) if X.shape[0] else np.zeros(0, X.dtype)
+    zero = np.flatnonzero(largest == 0)
+    if zero.size:
+        raise ValueError(f"{name} has an all-zero row (first at index {zero[0]}); kernel='correlation' "
+                         "needs non-zero rows, since the correlation of a zero vector is undefined")
+    if sp.issparse(X):
+        Y = X.copy()
+        counts = np.diff(Y.indptr)
+        Y.data /= np.repeat(largest, counts)
+        squared = np.bincount(np.repeat(np.arange(Y.shape[0]), counts), weights=Y.data.astype(np.float64) ** 2,
+                              minlength=Y.shape[0])
+        Y.data /= np.repeat(np.sqrt(squared).astype(Y.dtype), counts)
+        return Y
+    Y = X / largest[:, None]
+    Y /= np.sqrt(np.einsum("ij,ij->i", Y, Y))[:, None]
+    return Y
+
+
+class RFF(ParamsMixin):
+    """Random Fourier features for the RBF kernel (RFF, NRFF and the no-phase variant).
+
+    Parameters
+    ----------
+    n_components : int, default=100
+        Number k of random features (>= 1).
+    gamma : float, default=1.0
+        Kernel parameter (> 0): exp(-gamma (1 - rho)) for ``kernel="correlation"``
+        (000, Eq. 14), exp(-gamma ||u - v||^2) for ``kernel="gaussian"``.
+    kernel : {"correlation", "gaussian"}, default="correlation"
+        ``"correlation"``: rows are scaled to unit l2 norm, frequencies are sqrt(gamma) r_j with
+        r_j ~ N(0, I) (000, Eq. 15). ``"gaussian"``: no row scaling, frequencies
+        sqrt(2 gamma) r_j, i.e. N(0, 2 gamma I) (scikit-learn's ``RBFSampler``).
+    normalize : bool, default=False
+        If True, NRFF: every output row is divided by its l2 norm, so that the inner product of
+        two outputs is the ratio of 000, Eq. (19).
+    phase : bool, default=True
+        If False, the no-phase variant: features cos(<x, frequency_j>) / sqrt(k) (no w_j, no
+        sqrt2), whose inner product estimates the folded kernel of 000, Eq. (17) / 001, Eq. (11).
+    random_state : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        Source of the frequencies and phases (see ``varlab._random``). A Generator is used as
+        is and advances, so two fits from the same Generator differ.
+
+    Attributes
+    ----------
+    frequencies_ : ndarray of shape (n_features_in_, n_components)
+        The scaled frequencies: column j is sqrt(gamma) r_j (correlation kernel) or
+        sqrt(2 gamma) r_j (Gaussian kernel), with r_j ~ N(0, I) i.i.d. over j. They are drawn in
+        float64 and stored in the dtype of the data passed to ``fit`` (cast once there), so a
+        float32 fit holds the float32 rounding of the float64 fit's frequencies.
+    phases_ : ndarray of shape (n_components,) or None
+        w_j ~ U[0, 2 pi) i.i.d. (same dtype as ``frequencies_``); None when ``phase=False``.
+    n_features_in_ : int
+        Number of columns seen in ``fit``.
+
+    Notes
+    -----
+    Components are i.i.d. over j: the frequencies are drawn as one (n_features, n_components)
+    standard normal block (then the phases), so the first k columns of a fit with
+    n_components = K >= k have the law of a fit with n_components = k. ``components`` gives the
+    unscaled per-component values, e.g. for simulating the estimator "through the real feature
+    map": ``c = RFF(k * m, random_state=s).fit(U).components(U)`` and
+    ``(c[0] * c[1]).reshape(m, k)`` holds m independent repetitions of the k per-sample products
+    of Eq. (16).
+
+    Output dtype follows the input (float32 -> float32, anything else -> float64); dense arrays
+    and scipy.sparse matrices are accepted. Each row is transformed independently: a batch gives
+    the same rows as transforming each row alone, up to the rounding of the matrix product
+    (BLAS may sum the n_features products in a different order for one row than for many).
+    """
+
+    def __init__(self, n_components=100, *, gamma=1.0, kernel="correlation", normalize=False, phase=True,
+                 random_state=None):
+        self.n_components = n_components
+        self.gamma = gamma
+        self.kernel = kernel
+        self.normalize = normalize
+        self.phase = phase
+        self.random_state = random_state
+
+    # -- parameters ------------------------------------------------------------------------
+    def _checked_parameters(self) -> tuple[int, float]:
+        n_components = _validate.positive_int(self.n_components, "n_components")
+        if isinstance(self.gamma, (bool, np.bool_)) or np.ndim(self.gamma) != 0:
+            raise TypeError(f"gamma must be a real number > 0, got {self.gamma!r}")
+        gamma = float(_validate.positive(self.gamma, "gamma"))
+        if not isinstance(self.kernel, str):
+            raise TypeError(f"kernel must be one of {list(_KERNELS)!r}, got {self.kernel!r}")
+        _validate.choice(self.kernel, "kernel", _KERNELS)
+        for name in ("normalize", "phase"):
+            if not isinstance(getattr(self, name), (bool, np.bool_)):
+                raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
+        return n_components, gamma
+
+    # -- fitting ---------------------------------------------------------------------------
+    def fit(self, X, y=None):
+        """Draw the frequencies (n_features, n_components) and phases (n_components,).
+
+        Only the shape and dtype of ``X`` are used (its values are checked to be finite).
+        ``y`` is ignored. Returns ``self``.
+        """
+        n_components, gamma = self._checked_parameters()
+        X = _data(X)
+        if X.shape[0] < 1 or X.shape[1] < 1:
+            raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
+        rng = _random.generator(self.random_state)
+        frequencies = rng.standard_normal((X.shape[1], n_components))
+        frequencies *= math.sqrt(gamma if self.kernel == "correlation" else 2.0 * gamma)
+        phases = rng.uniform(0.0, 2.0 * np.pi, size=n_components) if self.phase else None
+        self.frequencies_ = frequencies.astype(X.dtype, copy=False)
+        self.phases_ = None if phases is None else phases.astype(X.dtype, copy=False)
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def fit_transform(self, X, y=None):
+        """``fit(X).transform(X)``."""
+        return self.fit(X, y).transform(X)
+
+    # -- transforming ----------------------------------------------------------------------
+    def _cosines(self, X) -> np.ndarray:
+        """cos(<x, frequency_j> + w_j) (or without w_j), a new C-contiguous (n, k) array."""
+        if not hasattr(self, "frequencies_"):
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit before "
+                                 "transform or components")
+        X = _data(X)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} columns, but {type(self).__name__} was fitted with "
+                             f"n_features_in_={self.n_features_in_}")
+        if self.kernel == "correlation":
+            X = _unit_rows(X)
+        frequencies = self.frequencies_
+        if frequencies.dtype != X.dtype:
+            frequencies = frequencies.astype(X.dtype)
+        arguments = X @ frequencies
+        if not isinstance(arguments, np.ndarray):  # sparse @ dense may give np.matrix
+            arguments = np.asarray(arguments)
+        if self.phases_ is not None:
+            arguments += self.phases_.astype(X.dtype, copy=False)
+        return np.cos(arguments, out=arguments)
+
+    def components(self, X) -> np.ndarray:
+        """Unscaled per-component values, shape (n_samples, n_components).
+
+        Entry (i, j) is sqrt2 cos(<x_i, frequency_j> + w_j) (000, Eq. 15/16), or
+        cos(<x_i, frequency_j>) when ``phase=False`` (Eq. 17), with x_i the unit-normalised row
+        for ``kernel="correlation"``. No 1/sqrt(k) factor and no NRFF normalisation:
+        ``components(U)[0] * components(U)[1]`` are the k i.i.d. per-sample products whose mean
+        estimates the kernel, and ``transform`` is these values times 1/sqrt(k) (or divided by
+        their row norms when ``normalize=True``), up to rounding.
+        """
+        values = self._cosines(X)
+        if self.phase:
+            values *= math.sqrt(2.0)
+        return values
+
+    def transform(self, X) -> np.ndarray:
+        """Feature vectors z(x), shape (n_samples, n_components), dtype float32 or float64.
+
+        RFF: sqrt(2/k) cos(<x, frequency_j> + w_j); no phase: cos(<x, frequency_j>)/sqrt(k);
+        ``normalize=True``: the same divided by its l2 norm (NRFF, 000 Eq. 19).
+        """
+        values = self._cosines(X)
+        if self.normalize:
+            squared = np.einsum("ij,ij->i", values, values, dtype=np.float64)
+            zero = np.flatnonzero(squared == 0)
+            if zero.size:  # all cosines exactly 0: practically impossible, but never return NaN
+                raise ValueError(f"the features of row {zero[0]} of X are all zero; NRFF cannot "
+                                 "normalise them")
+            values *= (1.0 / np.sqrt(squared)).astype(values.dtype)[:, None]
+        else:
+            values *= math.sqrt((2.0 if self.phase else 1.0) / self.frequencies_.shape[1])
+        return values

@@ -1,0 +1,135 @@
+"""Streaming moments, standard errors and agreement tests for the Monte Carlo engine.
+
+The engine summarises each block of repetitions by its *central* moments (count, mean and the
+sums of centred powers M2, M3, M4) and merges blocks pairwise with the update formulas of
+Chan, Golub & LeVeque (1979) and Pebay (2008). Central moments, unlike raw power sums, do not
+cancel catastrophically when the spread is tiny next to the mean (e.g. NRFF at rho -> 1, whose
+variance is ~1e-8 while its mean is ~1). Merging is always done left to right in block order,
+so the floating-point result is a pure function of the per-block summaries.
+
+Standard errors (n repetitions, sample mean xbar, sample variance s^2 = M2/(n-1),
+fourth central sample moment m4 = M4/n):
+
+* SE of the mean: ``s / sqrt(n)``;
+* SE of the unbiased sample variance: ``sqrt((m4 - (n-3)/(n-1) s^4) / n)`` -- the exact formula
+  Var(s^2) = (mu4 - (n-3)/(n-1) sigma^4)/n with mu4 and sigma^2 replaced by their sample
+  values (clipped at 0 from below);
+* SE of the mean squared error ``mean((e - t)^2)``: the SE of the mean of q = (e - t)^2, i.e.
+  ``sd(q) / sqrt(n)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Moments", "variance_standard_error", "z_score", "within", "difference_z_score"]
+
+
+@dataclass
+class Moments:
+    """Count, mean and centred power sums M2..M4 of samples, vectorized over trailing shape.
+
+    ``m3``/``m4`` are None for an order-2 summary. ``n`` is a Python int (every entry of the
+    arrays summarises the same number of samples).
+    """
+
+    n: int
+    mean: np.ndarray
+    m2: np.ndarray
+    m3: np.ndarray | None = None
+    m4: np.ndarray | None = None
+
+    @property
+    def order(self) -> int:
+        return 4 if self.m4 is not None else 2
+
+    @classmethod
+    def from_samples(cls, x: np.ndarray, *, axis: int = -1, order: int = 4) -> "Moments":
+        """Two-pass moments of ``x`` along ``axis`` (order 2 or 4)."""
+        if order not in (2, 4):
+            raise ValueError(f"order must be 2 or 4, got {order!r}")
+        x = np.moveaxis(np.asarray(x, dtype=np.float64), axis, -1)
+        n = x.shape[-1]
+        if n < 1:
+            raise ValueError("Moments need at least one sample")
+        mean = x.sum(axis=-1) / n
+        centred = x - mean[..., None]
+        squared = centred * centred
+        m2 = squared.sum(axis=-1)
+        if order == 2:
+            return cls(n, mean, m2)
+        m3 = (squared * centred).sum(axis=-1)
+        np.multiply(squared, squared, out=squared)
+        m4 = squared.sum(axis=-1)
+        return cls(n, mean, m2, m3, m4)
+
+    def merge(self, other: "Moments") -> "Moments":
+        """Moments of the union of the two sample sets (Chan et al.; Pebay). Not in place."""
+        if self.order != other.order:
+            raise ValueError("cannot merge moments of different orders")
+        na, nb = float(self.n), float(other.n)
+        n = na + nb
+        delta = other.mean - self.mean
+        delta_n = delta / n
+        mean = self.mean + delta_n * nb
+        term = delta * delta_n * na * nb          # delta^2 na nb / n
+        m2 = self.m2 + other.m2 + term
+        if self.order == 2:
+            return Moments(self.n + other.n, mean, m2)
+        delta_n2 = delta_n * delta_n
+        m3 = (self.m3 + other.m3 + term * delta_n * (na - nb)
+              + 3.0 * delta_n * (na * other.m2 - nb * self.m2))
+        m4 = (self.m4 + other.m4 + term * delta_n2 * (na * na - na * nb + nb * nb)
+              + 6.0 * delta_n2 * (na * na * other.m2 + nb * nb * self.m2)
+              + 4.0 * delta_n * (na * other.m3 - nb * self.m3))
+        return Moments(self.n + other.n, mean, m2, m3, m4)
+
+    # derived statistics -------------------------------------------------------------------
+    @property
+    def variance(self) -> np.ndarray:
+        """Unbiased sample variance M2 / (n - 1)."""
+        if self.n < 2:
+            raise ValueError("the sample variance needs n >= 2")
+        return self.m2 / (self.n - 1)
+
+    @property
+    def se_mean(self) -> np.ndarray:
+        """Standard error of the mean, s / sqrt(n)."""
+        return np.sqrt(self.variance / self.n)
+
+    @property
+    def se_variance(self) -> np.ndarray:
+        """Standard error of the unbiased sample variance (see the module docstring)."""
+        if self.order != 4:
+            raise ValueError("the SE of the variance needs 4th-order moments")
+        return variance_standard_error(self.n, self.variance, self.m4 / self.n)
+
+
+def variance_standard_error(n: int, variance, fourth_central_moment) -> np.ndarray:
+    """SE of the unbiased sample variance: sqrt((m4 - (n-3)/(n-1) s^4) / n), clipped at 0."""
+    if n < 2:
+        raise ValueError("the SE of the sample variance needs n >= 2")
+    variance = np.asarray(variance, dtype=np.float64)
+    value = np.asarray(fourth_central_moment, dtype=np.float64) - (n - 3.0) / (n - 1.0) * variance ** 2
+    return np.sqrt(np.maximum(value, 0.0) / n)
+
+
+def z_score(estimate, theory, se) -> np.ndarray:
+    """(estimate - theory) / se; 0 where both the difference and se are 0, inf where only se is."""
+    estimate, theory, se = (np.asarray(a, dtype=np.float64) for a in (estimate, theory, se))
+    difference = estimate - theory
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = difference / se
+    return np.where((difference == 0) & (se == 0), 0.0, z)
+
+
+def within(estimate, theory, se, n_se: float = 4.5) -> np.ndarray:
+    """Whether |estimate - theory| <= n_se * se (element-wise)."""
+    return np.abs(z_score(estimate, theory, se)) <= n_se
+
+
+def difference_z_score(a, se_a, b, se_b) -> np.ndarray:
+    """z-score of a - b for two independent estimates: (a - b) / sqrt(se_a^2 + se_b^2)."""
+    se = np.sqrt(np.asarray(se_a, dtype=np.float64) ** 2 + np.asarray(se_b, dtype=np.float64) ** 2)
+    return z_score(a, b, se)

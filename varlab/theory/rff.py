@@ -1,0 +1,85 @@
+"""Moments of one random Fourier feature product (paper 000, Theorem 2).
+
+With x, y standard bivariate normal, E(xy) = rho, and w ~ U(0, 2 pi), one RFF sample is
+X Y = sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w); the no-phase sample is
+cos(sqrt(gamma) x) cos(sqrt(gamma) y). The estimator of k samples is their average, so its
+variance is the per-sample variance divided by k, exactly.
+
+Stable numerics: with s = -expm1(-2 gamma (1 - rho)) = 1 - exp(-2 gamma (1 - rho)),
+V = 1/2 + s^2 / 2; near rho = 1 s is computed without cancellation.
+"""
+from __future__ import annotations
+
+import numpy as np
+import sympy
+
+from .. import _validate
+from .formula import Formula
+from .symbols import gamma as _gamma, rho as _rho
+
+_PARAMS = {"rho": _validate.correlation, "gamma": _validate.positive}
+
+mean = Formula(
+    name="rff.mean",
+    expr=sympy.exp(-_gamma * (1 - _rho)),
+    numeric=lambda rho, gamma: np.exp(-gamma * (1.0 - rho)),
+    validators=_PARAMS,
+    source="000, Thm 2, Eq. (16)",
+    description="E[sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w)] = exp(-gamma (1 - rho))",
+)
+
+variance = Formula(
+    name="rff.variance",
+    expr=sympy.Rational(1, 2) + sympy.Rational(1, 2) * (1 - sympy.exp(-2 * _gamma * (1 - _rho))) ** 2,
+    numeric=lambda rho, gamma: 0.5 + 0.5 * np.expm1(-2.0 * gamma * (1.0 - rho)) ** 2,
+    validators=_PARAMS,
+    source="000, Thm 2, Eq. (18)",
+    description="Var of one RFF sample; the k-sample estimator has variance V / k exactly",
+)
+
+no_phase_mean = Formula(
+    name="rff.no_phase_mean",
+    expr=(sympy.exp(-_gamma * (1 - _rho)) + sympy.exp(-_gamma * (1 + _rho))) / 2,
+    numeric=lambda rho, gamma: 0.5 * np.exp(-gamma * (1.0 - rho)) + 0.5 * np.exp(-gamma * (1.0 + rho)),
+    validators=_PARAMS,
+    source="000, Thm 2, Eq. (17); 001, Eq. (11) (folded RBF)",
+    description="E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)]",
+)
+
+no_phase_variance = Formula(
+    name="rff.no_phase_variance",
+    expr=((1 - sympy.exp(-2 * _gamma * (1 - _rho))) ** 2
+          + (1 - sympy.exp(-2 * _gamma * (1 + _rho))) ** 2) / 8,
+    numeric=lambda rho, gamma: 0.125 * (np.expm1(-2.0 * gamma * (1.0 - rho)) ** 2
+                                        + np.expm1(-2.0 * gamma * (1.0 + rho)) ** 2),
+    validators=_PARAMS,
+    source="varlab (derived; not in the papers): cos^2 = (1 + cos 2.)/2 and "
+           "E cos(a x + b y) = exp(-(a^2 + b^2 + 2ab rho)/2); see varlab.theory.derivations",
+    description="Var[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = "
+                "[(1 - e^{-2 gamma (1 - rho)})^2 + (1 - e^{-2 gamma (1 + rho)})^2] / 8",
+    derived_by_varlab=True,
+)
+
+
+def _relative(variance_values, mean_values):
+    return variance_values / mean_values ** 2
+
+
+relative_variance = Formula(
+    name="rff.relative_variance",
+    expr=variance.expr / mean.expr ** 2,
+    numeric=lambda rho, gamma: _relative(variance.numeric(rho, gamma), mean.numeric(rho, gamma)),
+    validators=_PARAMS,
+    source="001, Fig. 1 (left), from Eq. (12) and (14); 000, Fig. 3",
+    description="Var / E^2 of one RFF sample as a function of (rho, gamma)",
+)
+
+relative_variance_of_mean = Formula(
+    name="rff.relative_variance_of_mean",
+    expr=(sympy.Rational(1, 2) + sympy.Rational(1, 2) * (1 - sympy.Symbol("E", real=True) ** 2) ** 2)
+    / sympy.Symbol("E", real=True) ** 2,
+    numeric=lambda E: (0.5 + 0.5 * ((1.0 - E) * (1.0 + E)) ** 2) / E ** 2,
+    validators={"E": lambda value, name: _validate.probability(value, name, open_low=True)},
+    source="001, Fig. 1 (right); 000, Fig. 3: Var/E^2 of RFF against E = exp(-gamma (1 - rho))",
+    description="(1/2 + (1 - E^2)^2 / 2) / E^2; independent of gamma",
+)
