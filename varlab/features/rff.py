@@ -23,6 +23,7 @@ in scikit-learn's ``RBFSampler``.
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 import scipy.sparse as sp
@@ -142,7 +143,7 @@ class RFF(ParamsMixin):
     # -- parameters ------------------------------------------------------------------------
     def _checked_parameters(self) -> tuple[int, float]:
         n_components = _validate.positive_int(self.n_components, "n_components")
-        if isinstance(self.gamma, (bool, np.bool_)) or np.ndim(self.gamma) != 0:
+        if isinstance(self.gamma, (bool, np.bool_)) or not isinstance(self.gamma, numbers.Real):
             raise TypeError(f"gamma must be a real number > 0, got {self.gamma!r}")
         gamma = float(_validate.positive(self.gamma, "gamma"))
         if not isinstance(self.kernel, str):
@@ -171,6 +172,7 @@ class RFF(ParamsMixin):
         self.frequencies_ = frequencies.astype(X.dtype, copy=False)
         self.phases_ = None if phases is None else phases.astype(X.dtype, copy=False)
         self.n_features_in_ = X.shape[1]
+        self._kernel = self.kernel  # transform follows the fitted map even if set_params changes kernel
         return self
 
     def fit_transform(self, X, y=None):
@@ -187,7 +189,7 @@ class RFF(ParamsMixin):
         if X.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {X.shape[1]} columns, but {type(self).__name__} was fitted with "
                              f"n_features_in_={self.n_features_in_}")
-        if self.kernel == "correlation":
+        if self._kernel == "correlation":
             X = _unit_rows(X)
         frequencies = self.frequencies_
         if frequencies.dtype != X.dtype:
@@ -210,7 +212,7 @@ class RFF(ParamsMixin):
         their row norms when ``normalize=True``), up to rounding.
         """
         values = self._cosines(X)
-        if self.phase:
+        if self.phases_ is not None:
             values *= math.sqrt(2.0)
         return values
 
@@ -222,12 +224,13 @@ class RFF(ParamsMixin):
         """
         values = self._cosines(X)
         if self.normalize:
-            squared = np.einsum("ij,ij->i", values, values, dtype=np.float64)
+            # one BLAS dot per row (accurate and fast in float32 too)
+            squared = np.matmul(values[:, None, :], values[:, :, None]).ravel().astype(np.float64)
             zero = np.flatnonzero(squared == 0)
             if zero.size:  # all cosines exactly 0: practically impossible, but never return NaN
                 raise ValueError(f"the features of row {zero[0]} of X are all zero; NRFF cannot "
                                  "normalise them")
             values *= (1.0 / np.sqrt(squared)).astype(values.dtype)[:, None]
         else:
-            values *= math.sqrt((2.0 if self.phase else 1.0) / self.frequencies_.shape[1])
+            values *= math.sqrt((1.0 if self.phases_ is None else 2.0) / self.frequencies_.shape[1])
         return values

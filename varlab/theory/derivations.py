@@ -35,7 +35,8 @@ __all__ = [
     "gaussian_uniform_cos_mean", "cos_product_mean", "phase_characteristic_function",
     "rff_moment", "expectation",
     "rff_mean", "rff_mean_from_moments", "no_phase_mean", "rff_variance", "no_phase_variance",
-    "feature_covariance", "feature_third_cumulant", "normalizer_derivatives",
+    "feature_covariance", "feature_third_cumulant", "normalizer_derivatives", "gaussian_moment",
+    "delta_method_coefficients", "uncentered_correlation_coefficients",
     "nrff_asymptotic_variance", "nrff_bias_coefficient", "nrff_mse_second_order_coefficient",
 ]
 
@@ -87,6 +88,11 @@ def _uniform_cos_mean() -> sympy.Expr:
     return sympy.integrate(sympy.cos(_n * _w + _phi), (_w, 0, 2 * sympy.pi)) / (2 * sympy.pi)
 
 
+def _tidy(expr: sympy.Expr) -> sympy.Expr:
+    """Expand and merge products of exponentials (keeps exp form; no cosh from simplify)."""
+    return sympy.powsimp(sympy.expand(expr), combine="exp")
+
+
 def _normal_cos(coefficient, phase) -> sympy.Expr:
     return _normal_cos_mean().subs({_a: coefficient, _phi: phase}, simultaneous=True)
 
@@ -125,7 +131,7 @@ def cos_product_mean(c1, c2, b1, b2) -> sympy.Expr:
     """
     plus = gaussian_uniform_cos_mean(c1, c2, b1 + b2)
     minus = gaussian_uniform_cos_mean(c1, -c2, b1 - b2)
-    return sympy.simplify((plus + minus) / 2)
+    return _tidy((plus + minus) / 2)
 
 
 @lru_cache(maxsize=None)
@@ -151,7 +157,7 @@ def phase_characteristic_function(p=None, q=None) -> sympy.Expr:
     if p is None and q is None:
         return generic
     value = generic.subs({_p: p, _q: q}, simultaneous=True)
-    return sympy.simplify(value)
+    return _tidy(value)
 
 
 @lru_cache(maxsize=None)
@@ -165,15 +171,14 @@ def rff_moment(a: int, b: int) -> sympy.Expr:
     for j in range(a + 1):
         for l in range(b + 1):
             total += comb(a, j) * comb(b, l) * phase_characteristic_function(2 * j - a, 2 * l - b)
-    result = sympy.expand(total / sympy.sqrt(2) ** (a + b))
+    result = _tidy(total / sympy.sqrt(2) ** (a + b))
     assert sympy.im(result) == 0, result
     return result
 
 
 def expectation(polynomial: sympy.Expr) -> sympy.Expr:
     """E of a polynomial in the private symbols X, Y (monomial by monomial via ``rff_moment``)."""
-    poly = sympy.Poly(sympy.expand(polynomial), _X, _Y)
-    return sympy.expand(sum(coefficient * rff_moment(int(i), int(j)) for (i, j), coefficient in poly.terms()))
+    return _expectation_with(rff_moment, polynomial)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -182,7 +187,7 @@ def expectation(polynomial: sympy.Expr) -> sympy.Expr:
 
 def rff_mean() -> sympy.Expr:
     """Eq. (16): E[sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w)] = 2 x general integral."""
-    return sympy.simplify(2 * cos_product_mean(sympy.sqrt(gamma), sympy.sqrt(gamma), 1, 1))
+    return _tidy(2 * cos_product_mean(sympy.sqrt(gamma), sympy.sqrt(gamma), 1, 1))
 
 
 def rff_mean_from_moments() -> sympy.Expr:
@@ -192,12 +197,12 @@ def rff_mean_from_moments() -> sympy.Expr:
 
 def no_phase_mean() -> sympy.Expr:
     """Eq. (17): E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] (general integral with b1 = b2 = 0)."""
-    return sympy.simplify(cos_product_mean(sympy.sqrt(gamma), sympy.sqrt(gamma), 0, 0))
+    return _tidy(cos_product_mean(sympy.sqrt(gamma), sympy.sqrt(gamma), 0, 0))
 
 
 def rff_variance() -> sympy.Expr:
     """Eq. (18): Var[XY] = E[X^2 Y^2] - E[XY]^2 (proof of Theorem 2, "second moment")."""
-    return sympy.simplify(rff_moment(2, 2) - rff_moment(1, 1) ** 2)
+    return _tidy(rff_moment(2, 2) - rff_moment(1, 1) ** 2)
 
 
 def no_phase_variance() -> sympy.Expr:
@@ -210,45 +215,60 @@ def no_phase_variance() -> sympy.Expr:
     c = 2 * sympy.sqrt(gamma)
     second = (1 + gaussian_uniform_cos_mean(c, 0, 0) + gaussian_uniform_cos_mean(0, c, 0)
               + cos_product_mean(c, c, 0, 0)) / 4
-    return sympy.simplify(second - no_phase_mean() ** 2)
+    return _tidy(second - no_phase_mean() ** 2)
 
 
 # ---------------------------------------------------------------------------------------------
 # Theorem 3 and the finite-k terms of NRFF (delta method)
 # ---------------------------------------------------------------------------------------------
 
-def _in_t(expr: sympy.Expr, in_t: bool) -> sympy.Expr:
-    expr = sympy.expand(to_t(expr))
-    return expr if in_t else from_t(expr)
+def _expectation_with(moment, polynomial: sympy.Expr) -> sympy.Expr:
+    poly = sympy.Poly(sympy.expand(polynomial), _X, _Y)
+    return sympy.expand(sum(c * moment(int(i), int(j)) for (i, j), c in poly.terms()))
 
 
 @lru_cache(maxsize=None)
-def feature_covariance(in_t: bool = True) -> sympy.Matrix:
-    """Sigma: the covariance of one sample U = (XY, X^2, Y^2), from E[X^a Y^b].
+def _rff_moment_in_t(a: int, b: int) -> sympy.Expr:
+    return to_t(rff_moment(a, b))
 
-    Entries use E[X^2 Y^2], E[X^4], E[X^3 Y], E[X Y^3] (proof of Theorem 3).
+
+def gaussian_moment(a: int, b: int) -> sympy.Expr:
+    """E[x^a y^b] for standard bivariate normal x, y with E(xy) = rho (Isserlis, via y = rho x +
+    sqrt(1 - rho^2) z and E z^{2m} = (2m - 1)!!). Used to check the delta-method machinery."""
+    zz = sympy.Symbol("z", real=True)
+
+    def normal(m):
+        return 0 if m % 2 else sympy.factorial2(m - 1)
+
+    poly = sympy.Poly(sympy.expand(_x ** a * (rho * _x + sympy.sqrt(1 - rho ** 2) * zz) ** b), _x, zz)
+    return sympy.expand(sum(c * normal(i) * normal(j) for (i, j), c in poly.terms()))
+
+
+def feature_covariance(moment=_rff_moment_in_t) -> sympy.Matrix:
+    """Sigma: the covariance of one sample U = (XY, X^2, Y^2) from the moments E[X^a Y^b].
+
+    For RFF (the default; entries in t) it uses E[X^2 Y^2], E[X^4], E[X^3 Y], E[X Y^3], as in
+    the proof of Theorem 3.
     """
-    mean = [expectation(u) for u in _U]
-    sigma = sympy.Matrix(3, 3, lambda i, j: expectation(_U[i] * _U[j]) - mean[i] * mean[j])
-    return sigma.applyfunc(lambda e: _in_t(e, in_t))
+    mean = [_expectation_with(moment, u) for u in _U]
+    return sympy.Matrix(3, 3, lambda i, j: sympy.expand(
+        _expectation_with(moment, _U[i] * _U[j]) - mean[i] * mean[j]))
 
 
-@lru_cache(maxsize=None)
-def feature_third_cumulant(in_t: bool = True) -> dict:
-    """kappa3[i, j, l] = E[(U_i - mu_i)(U_j - mu_j)(U_l - mu_l)] (needs moments up to order 6)."""
-    mean = [expectation(u) for u in _U]
+def feature_third_cumulant(moment=_rff_moment_in_t) -> dict:
+    """kappa3[i, j, l] = E[(U_i - mu_i)(U_j - mu_j)(U_l - mu_l)] (moments up to order 6)."""
+    mean = [_expectation_with(moment, u) for u in _U]
     centred = [_U[i] - mean[i] for i in range(3)]
-    return {(i, j, l): _in_t(expectation(centred[i] * centred[j] * centred[l]), in_t)
+    return {(i, j, l): _expectation_with(moment, centred[i] * centred[j] * centred[l])
             for i, j, l in product(range(3), repeat=3)}
 
 
-@lru_cache(maxsize=None)
-def normalizer_derivatives():
-    """Gradient, Hessian and third-derivative tensor of f(a, b, c) = a / sqrt(b c) at (t, 1, 1)."""
+def normalizer_derivatives(mean_xy=T):
+    """Gradient, Hessian and third-derivative tensor of f(a, b, c) = a / sqrt(b c) at (mean_xy, 1, 1)."""
     a, b, c = sympy.symbols("a b c", positive=True)
     f = a / sympy.sqrt(b * c)
     variables = (a, b, c)
-    point = {a: T, b: 1, c: 1}
+    point = {a: mean_xy, b: 1, c: 1}
     gradient = [sympy.diff(f, v).subs(point) for v in variables]
     hessian = sympy.Matrix(3, 3, lambda i, j: sympy.diff(f, variables[i], variables[j]).subs(point))
     third = {(i, j, l): sympy.diff(f, variables[i], variables[j], variables[l]).subs(point)
@@ -256,48 +276,76 @@ def normalizer_derivatives():
     return gradient, hessian, third
 
 
+def delta_method_coefficients(moment=_rff_moment_in_t, mean_xy=T) -> dict:
+    """The 1/k expansion of f(sample mean of U), f(a, b, c) = a / sqrt(b c), E X^2 = E Y^2 = 1.
+
+    Returns {"V": ..., "b1": ..., "c2": ...} with
+        E f = f(mu) + b1 / k + O(1/k^2),   E (f - f(mu))^2 = V / k + c2 / k^2 + O(1/k^3).
+    With d the deviation of the sample mean of U from mu = (mean_xy, 1, 1),
+    f(mu + d) - f(mu) = g.d + d'Hd/2 + T[d]/6 + ..., E[d_i d_j] = Sigma_ij / k,
+    E[d_i d_j d_l] = kappa3_ijl / k^2 and
+    E[d_i d_j d_l d_m] = (Sigma_ij Sigma_lm + Sigma_il Sigma_jm + Sigma_im Sigma_jl) / k^2 + O(1/k^3):
+      V  = g' Sigma g                                        ((g.d)^2 contributes only 1/k)
+      b1 = tr(H Sigma) / 2
+      c2 = g_i H_jl kappa3_ijl                               (2 E[(g.d)(d'Hd/2)])
+         + [tr(H Sigma)^2 + 2 tr(H Sigma H Sigma)] / 4        (E[(d'Hd/2)^2]; includes b1^2)
+         + g_i Sigma_ij T_jlm Sigma_lm                        (2 E[(g.d) T[d]/6], 3 equal pairings)
+    Every other term of the squared expansion is a moment of order >= 5 of d, O(1/k^3).
+    """
+    gradient, hessian, third = normalizer_derivatives(mean_xy)
+    sigma = feature_covariance(moment)
+    kappa3 = feature_third_cumulant(moment)
+    r3 = range(3)
+    grad = sympy.Matrix(gradient)
+    variance = (grad.T * sigma * grad)[0, 0]
+    hs = hessian * sigma
+    bias = hs.trace() / 2
+    skew_term = sum(gradient[i] * hessian[j, l] * kappa3[i, j, l] for i in r3 for j in r3 for l in r3)
+    quadratic_term = (hs.trace() ** 2 + 2 * (hs * hs).trace()) / 4
+    cubic_term = sum(gradient[i] * sigma[i, j] * third[j, l, m] * sigma[l, m]
+                     for i in r3 for j in r3 for l in r3 for m in r3)
+    return {name: sympy.factor(sympy.expand(value)) for name, value in
+            (("V", variance), ("b1", bias), ("c2", skew_term + quadratic_term + cubic_term))}
+
+
+@lru_cache(maxsize=None)
+def _nrff_coefficients() -> dict:
+    return delta_method_coefficients(_rff_moment_in_t, T)
+
+
 def nrff_asymptotic_variance(in_t: bool = False) -> sympy.Expr:
     """Eq. (20) by the delta method: V_n = grad f' Sigma grad f (proof of Theorem 3).
 
-    grad f at (t, 1, 1) is (1, -t/2, -t/2), so V_n = E(XY - t (X^2 + Y^2) / 2)^2 as in the paper.
+    grad f at (t, 1, 1) is (1, -t/2, -t/2), so V_n = E(XY - t (X^2 + Y^2) / 2)^2 as in the paper;
+    in t: V_n = (1 - t^2)^2 (4 + t^2) / 4.
     """
-    gradient, _, _ = normalizer_derivatives()
-    grad = sympy.Matrix(gradient)
-    value = sympy.factor(sympy.expand((grad.T * feature_covariance(True) * grad)[0, 0]))
+    value = _nrff_coefficients()["V"]
     return value if in_t else from_t(value)
 
 
 def nrff_bias_coefficient(in_t: bool = False) -> sympy.Expr:
-    """varlab's own: b1 in E[NRFF] = t + b1 / k + O(1/k^2), by the second-order delta method.
-
-    E[f(mu + d)] = f(mu) + tr(H E[d d']) / 2 + O(1/k^2) with E[d d'] = Sigma / k, so
-    b1 = tr(H Sigma) / 2.
-    """
-    _, hessian, _ = normalizer_derivatives()
-    value = sympy.factor(sympy.expand((hessian * feature_covariance(True)).trace() / 2))
+    """varlab's own: b1 in E[NRFF] = t + b1 / k + O(1/k^2); b1 = tr(H Sigma) / 2 = t (t^4 - 1) / 8."""
+    value = _nrff_coefficients()["b1"]
     return value if in_t else from_t(value)
 
 
 def nrff_mse_second_order_coefficient(in_t: bool = False) -> sympy.Expr:
     """varlab's own: c2 in E[(NRFF - t)^2] = V_n / k + c2 / k^2 + O(1/k^3).
 
-    With d the deviation of the sample mean of U, f(mu + d) - f(mu) = g.d + d'Hd/2 + T[d]/6 + ...,
-    E[d_i d_j] = Sigma_ij / k, E[d_i d_j d_l] = kappa3_ijl / k^2 and
-    E[d_i d_j d_l d_m] = (Sigma_ij Sigma_lm + Sigma_il Sigma_jm + Sigma_im Sigma_jl) / k^2 + O(1/k^3).
-    The 1/k^2 terms of the squared expansion are
-      2 E[(g.d)(d'Hd/2)]      = g_i H_jl kappa3_ijl,
-      E[(d'Hd/2)^2]           = [tr(H Sigma)^2 + 2 tr(H Sigma H Sigma)] / 4   (includes b1^2),
-      2 E[(g.d) T[d]/6]       = g_i Sigma_ij T_jlm Sigma_lm;
-    (g.d)^2 gives only V_n / k, and every other term is a moment of order >= 5, O(1/k^3).
+    c2 = t^2 (1 - t^2)^2 (47 t^4 + 110 t^2 + 55) / 64 (see ``delta_method_coefficients``).
     """
-    gradient, hessian, third = normalizer_derivatives()
-    sigma = feature_covariance(True)
-    kappa3 = feature_third_cumulant(True)
-    r3 = range(3)
-    skew_term = sum(gradient[i] * hessian[j, l] * kappa3[i, j, l] for i in r3 for j in r3 for l in r3)
-    hs = hessian * sigma
-    quadratic_term = (hs.trace() ** 2 + 2 * (hs * hs).trace()) / 4
-    cubic_term = sum(gradient[i] * sigma[i, j] * third[j, l, m] * sigma[l, m]
-                     for i in r3 for j in r3 for l in r3 for m in r3)
-    value = sympy.factor(sympy.expand(skew_term + quadratic_term + cubic_term))
+    value = _nrff_coefficients()["c2"]
     return value if in_t else from_t(value)
+
+
+def uncentered_correlation_coefficients() -> dict:
+    """The same machinery on Gaussian data: r = sum x y / sqrt(sum x^2 sum y^2), k samples.
+
+    A check of ``delta_method_coefficients`` against a classical result: the uncentered r of k
+    zero-mean normal pairs has the law of Pearson's r from k + 1 pairs, whose expansion
+    (Hotelling 1953, n = N - 1 = k) is E r = rho - rho (1 - rho^2) / (2k) + O(1/k^2),
+    Var r = (1 - rho^2)^2 / k [1 + 11 rho^2 / (2k)] + O(1/k^3); hence
+    V = (1 - rho^2)^2, b1 = -rho (1 - rho^2) / 2, c2 = 11/2 rho^2 (1 - rho^2)^2 + b1^2
+      = 23/4 rho^2 (1 - rho^2)^2.
+    """
+    return delta_method_coefficients(gaussian_moment, rho)

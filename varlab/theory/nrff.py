@@ -17,7 +17,7 @@ import sympy
 from .. import _validate
 from .formula import Formula
 from .rff import variance as rff_variance
-from .symbols import gamma as _gamma, rho as _rho
+from .symbols import gamma as _gamma, k as _k, rho as _rho
 
 _PARAMS = {"rho": _validate.correlation, "gamma": _validate.positive}
 _A2 = sympy.exp(-2 * _gamma * (1 - _rho))
@@ -57,4 +57,89 @@ relative_variance_of_mean = Formula(
     source="000, Fig. 3: V_n / E^2 against E = exp(-gamma (1 - rho)) (from Eq. 20)",
     description="(1 - E^2)^2 (4 + E^2) / (4 E^2); independent of gamma",
     asymptotic=True,
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# varlab's own finite-k terms (second-order delta method; see varlab.theory.derivations)
+#
+# With t = exp(-gamma (1 - rho)), u = t^2 = exp(-2 gamma (1 - rho)) and s = 1 - u:
+#     b1 = t (t^4 - 1) / 8 = -t s (2 - s) / 8                                  (<= 0)
+#     c2 = t^2 (1 - t^2)^2 (47 t^4 + 110 t^2 + 55) / 64 = u s^2 (47 u^2 + 110 u + 55) / 64   (>= 0)
+# Both are products of non-negative factors computed without cancellation, and exactly 0 at
+# rho = 1 (s = 0), where NRFF = 1 exactly.
+# ---------------------------------------------------------------------------------------------
+
+_T = sympy.exp(-_gamma * (1 - _rho))
+_DERIVED = "varlab (derived): second-order delta method, see varlab.theory.derivations"
+
+
+def _sample_size(value, name):
+    """k: finite integer values >= 1 (any array shape)."""
+    array = _validate.real_array(value, name, low=1.0)
+    if np.any(array != np.round(array)):
+        raise ValueError(f"{name} must hold integers >= 1, got {value!r}")
+    return array
+
+
+_PARAMS_K = {"rho": _validate.correlation, "gamma": _validate.positive, "k": _sample_size}
+
+
+def _bias_coefficient(rho, gamma):
+    s = _s(rho, gamma)
+    # 0.0 - x: +0.0 (not -0.0) at rho = 1
+    return 0.0 - np.exp(-gamma * (1.0 - rho)) * s * (2.0 - s) / 8.0
+
+
+def _mse_second_order_coefficient(rho, gamma):
+    u = np.exp(-2.0 * gamma * (1.0 - rho))
+    s = _s(rho, gamma)
+    return u * s ** 2 * ((47.0 * u + 110.0) * u + 55.0) / 64.0
+
+
+bias_coefficient = Formula(
+    name="nrff.bias_coefficient",
+    expr=_T * (_T ** 4 - 1) / 8,
+    numeric=_bias_coefficient,
+    validators=_PARAMS,
+    source=_DERIVED + " (nrff_bias_coefficient: b1 = tr(H Sigma) / 2)",
+    description="b1 in E[NRFF] = exp(-gamma (1 - rho)) + b1 / k + O(1/k^2); b1 = t (t^4 - 1) / 8, "
+                "t = exp(-gamma (1 - rho)); NRFF underestimates the kernel",
+    asymptotic=True,
+    derived_by_varlab=True,
+)
+
+mse_second_order_coefficient = Formula(
+    name="nrff.mse_second_order_coefficient",
+    expr=_T ** 2 * (1 - _T ** 2) ** 2 * (47 * _T ** 4 + 110 * _T ** 2 + 55) / 64,
+    numeric=_mse_second_order_coefficient,
+    validators=_PARAMS,
+    source=_DERIVED + " (nrff_mse_second_order_coefficient)",
+    description="c2 in MSE(NRFF) = V_n / k + c2 / k^2 + O(1/k^3); "
+                "c2 = t^2 (1 - t^2)^2 (47 t^4 + 110 t^2 + 55) / 64, t = exp(-gamma (1 - rho))",
+    asymptotic=True,
+    derived_by_varlab=True,
+)
+
+bias_expansion = Formula(
+    name="nrff.bias_expansion",
+    expr=bias_coefficient.expr / _k,
+    numeric=lambda rho, gamma, k: _bias_coefficient(rho, gamma) / k,
+    validators=_PARAMS_K,
+    source=_DERIVED,
+    description="b1 / k: the leading term of E[NRFF] - exp(-gamma (1 - rho)); error O(1/k^2)",
+    asymptotic=True,
+    derived_by_varlab=True,
+)
+
+mse_expansion = Formula(
+    name="nrff.mse_expansion",
+    expr=asymptotic_variance.expr / _k + mse_second_order_coefficient.expr / _k ** 2,
+    numeric=lambda rho, gamma, k: (_s(rho, gamma) ** 2 * (5.0 - _s(rho, gamma)) / 4.0) / k
+    + _mse_second_order_coefficient(rho, gamma) / k ** 2,
+    validators=_PARAMS_K,
+    source=_DERIVED + "; the 1/k term is 000, Thm 3, Eq. (20)",
+    description="V_n / k + c2 / k^2: the MSE of NRFF with k samples up to O(1/k^3)",
+    asymptotic=True,
+    derived_by_varlab=True,
 )

@@ -1,0 +1,509 @@
+"""GCWS: generalized consistent weighted sampling (paper 000, Sections 1.3-1.4).
+
+GCWS hashes a signed vector u in R^D into k samples (i*_j, t*_j), j = 0..k-1, whose collision
+probability is the GMM similarity (000, Theorem 1, Eq. 10)::
+
+    Pr{(i*_u, t*_u) = (i*_v, t*_v)} = GMM(u, v)
+
+Each sample is Algorithm 1 of paper 000 (log form), run on the transform u~ of Eq. (7)/(4)::
+
+    r_i, c_i ~ Gamma(2, 1),  beta_i ~ Uniform(0, 1)            (one triple per coordinate, sample)
+    t_i = floor(log(u~_i) / r_i + beta_i)
+    a_i = log(c_i) - r_i (t_i + 1 - beta_i)
+    i*  = argmin_i a_i,   t* = t_{i*}
+
+over the nonzeros of u~ only (a zero u~_i has a_i = +inf and can never be chosen). Paper 001
+(Section 1.3) writes the same step in exp form, z_i = exp(r_i (t_i - beta_i)),
+a_i = c_i / (z_i exp(r_i)); ``_reference_hash(..., form="exp")`` keeps that form for the tests.
+
+Index convention. ``i*`` is a 0-based index into the 2D transformed coordinates: for original
+column i (0-based), coordinate 2i is the positive part (u_i > mu_i, value u_i - mu_i) and
+coordinate 2i + 1 the nonpositive part (u_i <= mu_i, value mu_i - u_i). This is the paper's
+1-based numbering (2i - 1, 2i) minus one. ``t*`` is an unbounded signed integer (int64).
+
+Randomness. (r, c, beta) for (coordinate i, sample j) are a pure function of
+(seed key, i, j), generated on the fly by the counter-based generator of
+:mod:`varlab._random` (``cws_randomness``); no D x k table is stored, so memory does not depend
+on D, and a row hashes identically alone or in any batch, dense or sparse, float32 or float64
+(the hash is computed in float64), in any process. Ties in a_i (a measure-zero event) go to the
+smallest coordinate.
+
+Two exact evaluation strategies give bit-identical results (tests check this):
+
+* ``direct``: generate (r, c, beta) for every (nonzero, sample) pair in tiles of bounded size and
+  take a segmented argmin per row.
+* ``shared``: when many rows share few coordinates (dense data), generate one table for the
+  distinct coordinates and prune with the exact bound a_i >= (log c_i - r_i) - log u~_i (from
+  t_i <= log(u~_i)/r_i + beta_i): coordinates are visited per sample in increasing order of
+  log c_i - r_i, and a (row, sample) is settled once the next bound, with log u~_i replaced by
+  the row's maximum, exceeds the best a found (with a rounding margin); unsettled ones examine
+  4 times more candidates, up to all of them.
+
+b-bit coding (000, Section 1.4). With ``b`` set, ``transform`` stores the lowest b bits of each
+sample's value v (i* itself when ``zero_bit``; otherwise a 64-bit mix of (i*, t*), so equal
+samples share a column and different ones collide with probability about 2^-b) as a one-hot block
+of length 2^b in which v sits at position 2^b - 1 - (v mod 2^b): for b = 2, v = 3 codes as
+[1 0 0 0] and v = 0 as [0 0 0 1], as in the paper. The k blocks are concatenated into a CSR row of
+width 2^b k with exactly k ones.
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .. import _random, _validate
+
+__all__ = ["GCWS", "gmm_estimate", "bbit_code"]
+
+_TILE = 1 << 14              # (samples x nonzeros) elements of one direct-path tile
+_PRUNE_TILE = 1 << 16        # (rows x samples x candidates) elements of one shared-path tile
+_GROUP_NNZ = 1 << 20         # nonzeros of u~ hashed together (bounds the per-group arrays)
+_DENSE_BLOCK = 1 << 20       # dense input entries converted at once
+_TABLE_BUDGET = 1 << 20      # (samples x distinct coordinates) entries of a shared table
+_SHARE_MIN = 8               # shared path when each distinct coordinate is used >= 8 times
+_FIRST_CANDIDATES = 32       # candidates per (row, sample) in the first pruning round
+_MAX_B = 32
+
+
+# ------------------------------------------------------------------------------------------
+# Algorithm 1 (one formula for every code path, so all of them agree bit for bit)
+# ------------------------------------------------------------------------------------------
+
+def _alg1(x, r, log_c, beta):
+    """t = floor(x / r + beta), a = log c - r ((t + 1) - beta) with x = log u~ (000, Alg. 1).
+
+    Broadcasts; returns float64 (a, t). x = -inf (u~ = 0) gives t = -inf and a = +inf.
+    """
+    t = np.divide(x, r)
+    t += beta
+    np.floor(t, out=t)
+    a = np.add(t, 1.0)
+    a -= beta
+    a *= r
+    np.subtract(log_c, a, out=a)
+    return a, t
+
+
+def _alg1_exp(u, r, c, beta):
+    """Exp form of paper 001 (Alg. 1): z = exp(r (t - beta)), a = c / (z exp(r)); returns (a, t)."""
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+        t = np.floor(np.log(u) / r + beta)
+        z = np.exp(r * (t - beta))
+        a = c / (z * np.exp(r))
+    return a, t
+
+
+# ------------------------------------------------------------------------------------------
+# Input -> nonzeros of u~ (transformed coordinates, log values), in groups of rows
+# ------------------------------------------------------------------------------------------
+
+def _check_center(center):
+    if center is None:
+        return None
+    mu = _validate.real_array(center, "center")
+    if mu.ndim != 1 or mu.size == 0:
+        raise ValueError(f"center must be a non-empty 1-d vector (one mu_i per column), got shape {mu.shape}")
+    return mu
+
+
+def _prepare(X, mu):
+    X = _validate.data_matrix(X, "X")
+    if mu is not None and mu.shape[0] != X.shape[1]:
+        raise ValueError(f"center must have length n_features = {X.shape[1]}, got {mu.shape[0]}")
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        X.sum_duplicates()
+    return X
+
+
+def _empty_rows_error(first_row: int):
+    raise ValueError(f"X row {first_row} is all-zero after centring (u~ = 0): GCWS has no sample "
+                     "for it and GMM with it is undefined")
+
+
+def _dense_nonzeros(block: np.ndarray, mu):
+    """(indptr, coords, x) of u~ for a dense block of rows (coords sorted within each row)."""
+    dev = block.astype(np.float64)
+    if mu is not None:
+        dev -= mu
+    rows, cols = np.nonzero(dev)
+    values = dev[rows, cols]
+    coords = 2 * cols.astype(np.int64) + (values < 0)
+    indptr = np.zeros(block.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.bincount(rows, minlength=block.shape[0]), out=indptr[1:])
+    return indptr, coords, np.log(np.abs(values))
+
+
+def _sparse_nonzeros(block: sp.csr_matrix, mu):
+    """(indptr, coords, x) of u~ for a CSR block (explicit zeros dropped, coords sorted)."""
+    from ..kernels import _centered_sparse
+
+    centered = _centered_sparse(block, mu)
+    values = centered.data
+    coords = 2 * centered.indices.astype(np.int64) + (values < 0)
+    return centered.indptr.astype(np.int64), coords, np.log(np.abs(values))
+
+
+def _groups(X, mu):
+    """Yield (first_row, indptr, coords, x) for consecutive groups of rows.
+
+    Each group holds about ``_GROUP_NNZ`` nonzeros of u~ (at least one row). Raises ValueError
+    on a row whose u~ is all zero.
+    """
+    n = X.shape[0]
+    if sp.issparse(X):
+        extra = 0 if mu is None else int(np.count_nonzero(mu))
+        per_row = np.diff(X.indptr) + extra
+    else:
+        per_row = np.full(n, X.shape[1], dtype=np.int64)
+        rows_cap = max(1, _DENSE_BLOCK // max(X.shape[1], 1))
+    start = 0
+    while start < n:
+        cumulative = np.cumsum(per_row[start:])
+        stop = start + max(1, int(np.searchsorted(cumulative, _GROUP_NNZ, side="right")))
+        if not sp.issparse(X):
+            stop = min(stop, start + rows_cap)
+        if sp.issparse(X):
+            indptr, coords, x = _sparse_nonzeros(X[start:stop], mu)
+        else:
+            indptr, coords, x = _dense_nonzeros(X[start:stop], mu)
+        empty = np.flatnonzero(np.diff(indptr) == 0)
+        if empty.size:
+            _empty_rows_error(start + int(empty[0]))
+        yield start, indptr, coords, x
+        start = stop
+
+
+# ------------------------------------------------------------------------------------------
+# Direct strategy: randomness for every (nonzero, sample) pair, segmented argmin
+# ------------------------------------------------------------------------------------------
+
+def _hash_direct(indptr, coords, x, key: int, k: int):
+    n_rows = indptr.size - 1
+    nnz = coords.size
+    best_a = np.full((k, n_rows), np.inf)
+    best_i = np.zeros((k, n_rows), dtype=np.int64)
+    best_t = np.zeros((k, n_rows))
+    states = _random.coordinate_states(key, coords)
+    words = _random.sample_words(np.arange(k))
+    row_of = np.repeat(np.arange(n_rows), np.diff(indptr))
+    ks = min(k, 64)
+    chunk = max(1, _TILE // ks)
+    for z0 in range(0, nnz, chunk):                      # tiles, not nonzeros
+        z1 = min(nnz, z0 + chunk)
+        rows = row_of[z0:z1]
+        first, last = int(rows[0]), int(rows[-1])
+        local_row = rows - first
+        starts = np.flatnonzero(np.diff(local_row, prepend=-1))   # one segment per row
+        positions = np.arange(z1 - z0)
+        xs = x[None, z0:z1]
+        for j0 in range(0, k, ks):
+            j1 = min(k, j0 + ks)
+            r, log_c, beta = _random._cws_tile(states[z0:z1], words[j0:j1])
+            a, t = _alg1(xs, r, log_c, beta)
+            seg_min = np.minimum.reduceat(a, starts, axis=1)
+            hit = a == seg_min[:, local_row]
+            pos = np.minimum.reduceat(np.where(hit, positions, z1 - z0), starts, axis=1)
+            seg_t = np.take_along_axis(t, pos, axis=1)
+            seg_i = coords[z0 + pos]
+            cur_a = best_a[j0:j1, first:last + 1]
+            better = seg_min < cur_a                     # strict: earlier coordinates win ties
+            np.copyto(cur_a, seg_min, where=better)
+            np.copyto(best_i[j0:j1, first:last + 1], seg_i, where=better)
+            np.copyto(best_t[j0:j1, first:last + 1], seg_t, where=better)
+    return best_i.T, best_t.T
+
+
+# ------------------------------------------------------------------------------------------
+# Shared strategy: one table for the distinct coordinates, exact pruning
+# ------------------------------------------------------------------------------------------
+
+def _distinct(coords: np.ndarray) -> np.ndarray:
+    top = int(coords.max()) + 1
+    if top <= 16 * coords.size:
+        mask = np.zeros(top, dtype=bool)
+        mask[coords] = True
+        return np.flatnonzero(mask)
+    return np.unique(coords)
+
+
+def _settle(a, t, cand, ties_big):
+    """argmin of a along the last axis, ties to the smallest candidate index; returns (min, cand, t)."""
+    low = a.min(axis=-1)
+    hit = a == low[..., None]
+    winner = np.where(hit, cand, ties_big).min(axis=-1)
+    pos = np.argmax(hit & (cand == winner[..., None]), axis=-1)
+    return low, winner, np.take_along_axis(t, pos[..., None], axis=-1)[..., 0]
+
+
+def _margin(low, k_next, xabs):
+    """Rounding margin for the certificate (errors of a are ~1e-16 relative; this is 1e-9)."""
+    with np.errstate(invalid="ignore"):
+        return 1e-9 * (10.0 + np.abs(low) + np.abs(k_next) + xabs)
+
+
+def _hash_shared(indptr, coords, x, key: int, k: int, distinct: np.ndarray):
+    n_rows = indptr.size - 1
+    u = distinct.size
+    r, log_c, beta = _random._cws_tile(_random.coordinate_states(key, distinct),
+                                       _random.sample_words(np.arange(k)))
+    bound = log_c - r                                   # a_i >= bound_i - log u~_i
+    order = np.argsort(bound, axis=1, kind="stable")    # (k, u) indices into `distinct`
+    bound = np.take_along_axis(bound, order, axis=1)
+    r = np.take_along_axis(r, order, axis=1)
+    log_c = np.take_along_axis(log_c, order, axis=1)
+    beta = np.take_along_axis(beta, order, axis=1)
+    i_star = np.empty((n_rows, k), dtype=np.int64)
+    t_star = np.empty((n_rows, k))
+    row_of = np.repeat(np.arange(n_rows), np.diff(indptr))
+    column_of = np.searchsorted(distinct, coords)
+    rows_per_block = max(1, min(n_rows, _TABLE_BUDGET // u))
+    m1 = min(u, _FIRST_CANDIDATES)
+    ks = min(k, max(1, _PRUNE_TILE // m1))
+    for p0 in range(0, n_rows, rows_per_block):          # blocks of rows
+        p1 = min(n_rows, p0 + rows_per_block)
+        nb = p1 - p0
+        z0, z1 = indptr[p0], indptr[p1]
+        logs = np.full((nb, u), -np.inf)
+        logs[row_of[z0:z1] - p0, column_of[z0:z1]] = x[z0:z1]
+        xmax = np.maximum.reduceat(x[z0:z1], indptr[p0:p1] - z0)
+        xabs = np.maximum.reduceat(np.abs(x[z0:z1]), indptr[p0:p1] - z0)
+        # round 1: the first m1 candidates of every (row, sample), in tiles
+        low = np.empty((nb, k))
+        win = np.empty((nb, k), dtype=np.int64)
+        win_t = np.empty((nb, k))
+        sub = max(1, _PRUNE_TILE // (ks * m1))
+        for q0 in range(0, nb, sub):
+            q1 = min(nb, q0 + sub)
+            for j0 in range(0, k, ks):
+                j1 = min(k, j0 + ks)
+                cand = order[j0:j1, :m1]
+                gathered = np.take(logs[q0:q1], cand.ravel(), axis=1).reshape(q1 - q0, j1 - j0, m1)
+                a, t = _alg1(gathered, r[j0:j1, :m1], log_c[j0:j1, :m1], beta[j0:j1, :m1])
+                low[q0:q1, j0:j1], win[q0:q1, j0:j1], win_t[q0:q1, j0:j1] = _settle(a, t, cand, u)
+        m = m1
+        pending_p, pending_j = np.nonzero(np.ones((nb, k), dtype=bool)) if m < u else (None, None)
+        if m < u:
+            k_next = bound[:, m]
+            ok = (k_next[None, :] - xmax[:, None]) > low + _margin(low, k_next[None, :], xabs[:, None])
+            pending_p, pending_j = np.nonzero(~ok)
+        # later rounds: 4x more candidates for the unsettled (row, sample) pairs
+        while pending_p is not None and pending_p.size:
+            m = min(u, 4 * m)
+            still = np.zeros(pending_p.size, dtype=bool)
+            per = max(1, _PRUNE_TILE // m)
+            for s0 in range(0, pending_p.size, per):
+                s1 = min(pending_p.size, s0 + per)
+                pp, jj = pending_p[s0:s1], pending_j[s0:s1]
+                cand = order[jj, :m]
+                gathered = logs[pp[:, None], cand]
+                a, t = _alg1(gathered, r[jj, :m], log_c[jj, :m], beta[jj, :m])
+                lo, wi, wt = _settle(a, t, cand, u)
+                low[pp, jj], win[pp, jj], win_t[pp, jj] = lo, wi, wt
+                if m < u:
+                    k_next = bound[jj, m]
+                    still[s0:s1] = ~((k_next - xmax[pp]) > lo + _margin(lo, k_next, xabs[pp]))
+            pending_p, pending_j = pending_p[still], pending_j[still]
+        i_star[p0:p1] = distinct[win]
+        t_star[p0:p1] = win_t
+    return i_star, t_star
+
+
+# ------------------------------------------------------------------------------------------
+# Driver
+# ------------------------------------------------------------------------------------------
+
+def _hash_rows(X, mu, key: int, k: int, strategy: str = "auto"):
+    """(i*, t*) int64 arrays (n, k) for a validated X (dense or CSR)."""
+    n = X.shape[0]
+    i_star = np.empty((n, k), dtype=np.int64)
+    t_star = np.empty((n, k), dtype=np.int64)
+    for start, indptr, coords, x in _groups(X, mu):
+        stop = start + indptr.size - 1
+        distinct = _distinct(coords) if strategy != "direct" else None
+        shared = strategy == "shared" or (
+            strategy == "auto" and distinct.size * k <= _TABLE_BUDGET
+            and coords.size >= _SHARE_MIN * distinct.size)
+        if shared:
+            gi, gt = _hash_shared(indptr, coords, x, key, k, distinct)
+        else:
+            gi, gt = _hash_direct(indptr, coords, x, key, k)
+        i_star[start:stop] = gi
+        t_star[start:stop] = gt          # floor values are integers with |t| < 2**63
+    return i_star, t_star
+
+
+def _reference_hash(X, n_samples: int, key: int, center=None, form: str = "log"):
+    """Plain Algorithm 1 over all 2D coordinates of u~ (dense tables; small inputs only).
+
+    ``form="log"``: 000's log form (t, a = log c - r (t + 1 - beta)); ``form="exp"``: 001's exp
+    form (z = exp(r (t - beta)), a = c / (z exp(r))). Used by the tests as the specification.
+    """
+    from ..kernels import gmm_transform
+
+    mu = _check_center(center)
+    X = _prepare(X, mu)
+    dense = X.toarray() if sp.issparse(X) else X
+    u_tilde = gmm_transform(dense.astype(np.float64), mu)          # (n, 2D)
+    coords = np.arange(u_tilde.shape[1])
+    samples = np.arange(n_samples)
+    r, c, beta = _random.cws_randomness(key, coords[None, :], samples[:, None], log_c=form == "log")
+    u3 = u_tilde[:, None, :]                                        # (n, 1, 2D) vs (k, 2D)
+    if form == "log":
+        with np.errstate(divide="ignore"):
+            a, t = _alg1(np.log(u3), r, c, beta)
+    else:
+        a, t = _alg1_exp(u3, r, c, beta)
+    if np.any(u_tilde.max(axis=1) == 0):
+        _empty_rows_error(int(np.flatnonzero(u_tilde.max(axis=1) == 0)[0]))
+    i_star = a.argmin(axis=2)
+    t_star = np.take_along_axis(t, i_star[..., None], axis=2)[..., 0]
+    return i_star.astype(np.int64), t_star.astype(np.int64)
+
+
+# ------------------------------------------------------------------------------------------
+# Coding and estimators
+# ------------------------------------------------------------------------------------------
+
+def _check_b(b, name="b"):
+    b = _validate.positive_int(b, name)
+    if b > _MAX_B:
+        raise ValueError(f"{name} must be an integer in [1, {_MAX_B}], got {b}")
+    return b
+
+
+def _sample_values(i_star, t_star, zero_bit: bool) -> np.ndarray:
+    """The value whose low bits are coded: i* (0-bit) or mix64(i* XOR fmix64(t* + GAMMA))."""
+    values = np.array(i_star, dtype=np.int64).astype(np.uint64)
+    if zero_bit:
+        return values
+    t_word = np.array(t_star, dtype=np.int64).astype(np.uint64)       # two's complement
+    t_word += _random._GAMMA
+    _random.fmix64(t_word)
+    values ^= t_word
+    return _random.mix64(values)
+
+
+def bbit_code(values, b: int) -> sp.csr_matrix:
+    """One-hot b-bit coding of an (n, k) array of nonnegative integer sample values (000, Sec. 1.4).
+
+    The lowest b bits v of each value go to position 2^b - 1 - v of that sample's block of
+    length 2^b (b = 2: 3 -> [1 0 0 0], 0 -> [0 0 0 1]); the k blocks are concatenated into a CSR
+    matrix of shape (n, 2^b k) with exactly k ones per row (float64).
+    """
+    b = _check_b(b)
+    values = np.asarray(values)
+    if values.ndim != 2:
+        raise ValueError(f"values must be a 2-d (n, k) array, got shape {values.shape}")
+    if not np.issubdtype(values.dtype, np.integer):
+        raise TypeError(f"values must hold integers, got dtype {values.dtype}")
+    if values.dtype.kind == "i" and values.size and values.min() < 0:
+        raise ValueError("values must be nonnegative integers")
+    n, k = values.shape
+    width = 1 << b
+    low = (values.astype(np.uint64) & np.uint64(width - 1)).astype(np.int64)
+    columns = np.arange(k, dtype=np.int64) * width + (width - 1 - low)
+    return sp.csr_matrix((np.ones(n * k), columns.ravel(), np.arange(0, n * k + 1, k, dtype=np.int64)),
+                         shape=(n, width * k))
+
+
+def _check_hashes(hashes, name):
+    if not isinstance(hashes, tuple) or len(hashes) != 2:
+        raise TypeError(f"{name} must be an (i_star, t_star) pair as returned by GCWS.hash")
+    i_star, t_star = (np.asarray(h) for h in hashes)
+    if i_star.shape != t_star.shape or i_star.ndim == 0:
+        raise ValueError(f"{name}: i_star and t_star must have the same shape (..., k), got "
+                         f"{i_star.shape} and {t_star.shape}")
+    return i_star, t_star
+
+
+def gmm_estimate(hash_u, hash_v, *, zero_bit: bool = False) -> np.ndarray:
+    """GCWS estimate of GMM(u, v) from two hash pairs, vectorized over rows.
+
+    Full GCWS: the mean over the k samples of 1{i*_u = i*_v and t*_u = t*_v}, unbiased with
+    variance GMM (1 - GMM) / k (000, Eq. 10-12). 0-bit GCWS (``zero_bit``): the mean of
+    1{i*_u = i*_v}, which is >= the full estimate and approximately GMM (000, Eq. 13).
+    ``hash_u`` and ``hash_v`` are (i_star, t_star) pairs of shape (..., k) whose leading
+    dimensions broadcast (e.g. (n, k) against (n, k) for row-paired estimates, or (n, 1, k)
+    against (1, m, k) for a Gram matrix); the result has the broadcast leading shape.
+    """
+    iu, tu = _check_hashes(hash_u, "hash_u")
+    iv, tv = _check_hashes(hash_v, "hash_v")
+    if iu.shape[-1] != iv.shape[-1]:
+        raise ValueError(f"hash_u and hash_v must have the same number of samples k, got "
+                         f"{iu.shape[-1]} and {iv.shape[-1]}")
+    equal = iu == iv
+    if not zero_bit:
+        equal &= tu == tv
+    return equal.mean(axis=-1)
+
+
+# ------------------------------------------------------------------------------------------
+# Public class
+# ------------------------------------------------------------------------------------------
+
+class GCWS:
+    """Generalized consistent weighted sampling (paper 000, Algorithm 1; 0-bit/b-bit, Sec. 1.4).
+
+    Parameters
+    ----------
+    n_samples : int >= 1
+        k, the number of samples (i*, t*) per vector.
+    b : int in [1, 32] or None
+        Bits kept per sample by :meth:`transform` (required there; not needed by :meth:`hash`).
+    zero_bit : bool
+        0-bit GCWS: coding and :meth:`estimate` use i* only (000, Eq. 13); otherwise (i*, t*).
+    center : None or 1-d array of length D
+        Centre vector mu of Eq. (4), one for all rows (None: mu = 0, Eq. 7).
+    random_state : None, int, numpy Generator or SeedSequence
+        Source of the 64-bit key of the counter-based randomness (drawn once, here).
+
+    Attributes
+    ----------
+    key : int
+        The 64-bit key; two GCWS objects with the same key, k and centre hash identically.
+
+    ``hash(X)`` returns (i_star, t_star), int64 arrays of shape (n, k); i* indexes the 2D
+    transformed coordinates, 0-based (2i: u_i > mu_i, 2i + 1: u_i <= mu_i). Rows must be finite
+    and not all-zero after centring (ValueError otherwise).
+    """
+
+    def __init__(self, n_samples, b=None, zero_bit=False, center=None, random_state=None):
+        self.n_samples = _validate.positive_int(n_samples, "n_samples")
+        if n_samples > _random.MAX_SAMPLE:
+            raise ValueError(f"n_samples must be at most {_random.MAX_SAMPLE}, got {n_samples}")
+        self.b = None if b is None else _check_b(b)
+        if not isinstance(zero_bit, (bool, np.bool_)):
+            raise TypeError(f"zero_bit must be a bool, got {zero_bit!r}")
+        self.zero_bit = bool(zero_bit)
+        self.center = _check_center(center)
+        self.random_state = random_state
+        self.key = _random.seed_key(random_state)
+
+    def __repr__(self):
+        return (f"GCWS(n_samples={self.n_samples}, b={self.b}, zero_bit={self.zero_bit}, "
+                f"center={'None' if self.center is None else 'array'}, key={self.key})")
+
+    def hash(self, X):
+        """(i_star, t_star): int64 arrays (n, k) of Algorithm 1 (log form) on each row of X."""
+        X = _prepare(X, self.center)
+        return _hash_rows(X, self.center, self.key, self.n_samples)
+
+    def code(self, i_star, t_star=None) -> sp.csr_matrix:
+        """b-bit one-hot coding (see module notes) of hashes from :meth:`hash`."""
+        if self.b is None:
+            raise ValueError("b must be set (an integer in [1, 32]) to code or transform; got b=None")
+        if not self.zero_bit and t_star is None:
+            raise ValueError("t_star is required to code full GCWS samples (zero_bit=False)")
+        return bbit_code(_sample_values(i_star, t_star, self.zero_bit), self.b)
+
+    def transform(self, X) -> sp.csr_matrix:
+        """b-bit coded GCWS features: CSR (n, 2^b k) with exactly k ones per row (float64)."""
+        if self.b is None:
+            raise ValueError("b must be set (an integer in [1, 32]) to transform; got b=None")
+        i_star, t_star = self.hash(X)
+        return self.code(i_star, t_star)
+
+    def estimate(self, hash_u, hash_v) -> np.ndarray:
+        """:func:`gmm_estimate` with this object's ``zero_bit``."""
+        return gmm_estimate(hash_u, hash_v, zero_bit=self.zero_bit)

@@ -1,0 +1,521 @@
+"""Generalized consistent weighted sampling: collision moments and the GCWS-based RBF estimator.
+
+Paper 000, Sec. 1.3 and Sec. 3.
+
+* **Collision estimator** (000, Eq. 11-12). One GCWS sample collides with probability
+  GMM(u, v), so the indicator is Bernoulli(GMM) and the k-sample average is Binomial(k, GMM)/k:
+  mean GMM, variance GMM (1 - GMM) / k, exactly. Its relative variance Var/E^2 per sample is
+  (1 - E)/E with E = GMM (000, Fig. 3; 001, Fig. 1).
+* **The GMM limit** (000, Eq. 22-23). Under the model of Sec. 3, GMM -> g(rho) =
+  (1 - s)/(1 + s) with s = sqrt((1 - rho)/2); conversely rho = 1 - 2 ((1 - g)/(1 + g))^2 and
+  the RBF kernel is exp(-gamma (1 - rho)) = exp(-2 gamma ((1 - g)/(1 + g))^2).
+* **Theorem 4** (000, Eq. 24-26). With Xbar = Binomial(k, g)/k and
+  h(x) = exp(-2 gamma ((1 - x)/(1 + x))^2), h(Xbar) estimates the RBF kernel with bias O(1/k)
+  and variance V_g/k + O(1/k^2), V_g = exp(-2 gamma (1 - rho)) 64 gamma^2 g (1 - g)^3/(1 + g)^6.
+  varlab adds (its own, labelled): the 1/k bias coefficient b1 = h''(g) g (1 - g)/2
+  (``asymptotic_bias``), and the *exact* finite-k mean and variance of h(Xbar), summed over the
+  binomial law (``exact_mean``, ``exact_variance``, ``exact_moments``; an mpmath reference
+  ``exact_moments_mp``), so that the error of the asymptotic form can be mapped
+  (``asymptotic_accuracy``). The derivations are in ``varlab.theory.gcws_derivation``.
+* **Fig. 4**: the ratio V_n/V_g of the NRFF and GCWS asymptotic variances (``variance_ratio``).
+
+Stable numerics (each checked against mpmath in the tests). With s = sqrt((1 - rho)/2):
+    g = (1 + rho) / (2 (1 + s)^2),        1 - g = 2 s / (1 + s),
+    V_g = 4 gamma^2 (1 + rho) (1 + s) s^3 exp(-2 gamma (1 - rho)),
+    b1  = (gamma/2) exp(-gamma (1 - rho)) s (1 + rho) (1 + s) [2 gamma (1 - rho) - (2 - g)],
+    V_n/V_g = s (5 - S) (sinh(y)/y)^2 / ((1 + rho)(1 + s)),  y = gamma (1 - rho),
+              S = 1 - exp(-2 y),
+so V_g and b1 are exactly 0 at rho = +-1 (where Xbar = g is constant), g is accurate near
+rho = -1 (g -> 0) and 1 - g near rho = 1 (g -> 1). rho(g) is evaluated as
+(g - a)(b - g)/(1 + g)^2 with a, b = 3 -+ 2 sqrt(2) (a held as a double-double), free of the
+cancellation of 1 - 2 t^2 near rho = 0.
+
+The ratio V_n/V_g at the edges (both documented in ``variance_ratio``):
+rho -> 1: both variances vanish, V_n ~ 5 gamma^2 (1 - rho)^2 and V_g ~ 8 gamma^2 s^3, so the
+ratio ~ (5/2) s -> 0; varlab returns the limit 0 at rho = 1. rho = -1: g = 0, Xbar is constant
+and V_g = 0 while V_n > 0: the ratio is +inf there (numpy inf, never NaN).
+"""
+from __future__ import annotations
+
+import numbers
+
+import mpmath
+import numpy as np
+import sympy
+from scipy import stats
+
+from .. import _validate
+from .formula import Formula
+from .nrff import asymptotic_variance as _nrff_asymptotic_variance
+from .symbols import E as _E, g as _g, gamma as _gamma, k as _k, rho as _rho
+
+__all__ = [
+    "collision_mean", "collision_variance", "estimator_mean", "estimator_variance",
+    "relative_variance_of_mean",
+    "g_of_rho", "rho_of_g", "rbf_of_g",
+    "asymptotic_variance", "asymptotic_bias", "variance_ratio",
+    "exact_moments", "exact_mean", "exact_variance", "exact_bias", "exact_moments_mp",
+    "asymptotic_accuracy",
+]
+
+_gmm = sympy.Symbol("gmm", real=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# validators
+# ---------------------------------------------------------------------------------------------
+
+def _sample_size(value, name: str = "k"):
+    """k: a Python/numpy integer >= 1, or an array of them (for broadcasting)."""
+    if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return _validate.positive_int(int(value), name)
+    array = np.asarray(value)
+    if array.ndim == 0 or array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(f"{name} must be an integer >= 1 or an array of integers >= 1, got {value!r}")
+    if np.any(array < 1):
+        raise ValueError(f"{name} must hold integers >= 1, got {value!r}")
+    return array.astype(np.int64)
+
+
+def _gmm_value(value, name):
+    return _validate.probability(value, name)
+
+
+def _expectation(value, name):
+    return _validate.probability(value, name, open_low=True)
+
+
+_RHO_GAMMA = {"rho": _validate.correlation, "gamma": _validate.positive}
+
+
+# ---------------------------------------------------------------------------------------------
+# the collision estimator (000, Sec. 1.3)
+# ---------------------------------------------------------------------------------------------
+
+collision_mean = Formula(
+    name="gcws.collision_mean",
+    expr=_gmm,
+    numeric=lambda gmm: gmm * 1.0,
+    validators={"gmm": _gmm_value},
+    source="000, Thm 1 and Eq. (11)",
+    description="E 1{GCWS samples of u and v collide} = GMM(u, v)",
+)
+
+collision_variance = Formula(
+    name="gcws.collision_variance",
+    expr=_gmm * (1 - _gmm),
+    numeric=lambda gmm: gmm * (1.0 - gmm),
+    validators={"gmm": _gmm_value},
+    source="000, Eq. (12)",
+    description="Var of one collision indicator (Bernoulli): GMM (1 - GMM)",
+)
+
+estimator_mean = Formula(
+    name="gcws.estimator_mean",
+    expr=_gmm,
+    numeric=lambda gmm, k: gmm + 0.0 * k,
+    validators={"gmm": _gmm_value, "k": _sample_size},
+    source="000, Sec. 1.3 (binomial, after Eq. 12)",
+    description="E of the k-sample collision fraction: GMM (unbiased for every k)",
+)
+
+estimator_variance = Formula(
+    name="gcws.estimator_variance",
+    expr=_gmm * (1 - _gmm) / _k,
+    numeric=lambda gmm, k: gmm * (1.0 - gmm) / k,
+    validators={"gmm": _gmm_value, "k": _sample_size},
+    source="000, Sec. 1.3 (binomial, after Eq. 12)",
+    description="Var of the k-sample collision fraction: GMM (1 - GMM) / k (exact)",
+)
+
+relative_variance_of_mean = Formula(
+    name="gcws.relative_variance_of_mean",
+    expr=(1 - _E) / _E,
+    numeric=lambda E: (1.0 - E) / E,
+    validators={"E": _expectation},
+    source="001, Fig. 1 (right) and Sec. 3; 000, Fig. 3: Var/E^2 = E(1 - E)/E^2 with E = GMM",
+    description="(1 - E)/E per sample; the k-sample value is this over k",
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# the GMM limit g(rho) and its inverse (000, Sec. 3, Eq. 22-23)
+# ---------------------------------------------------------------------------------------------
+
+_s_expr = sympy.sqrt((1 - _rho) / 2)
+_g_of_rho_expr = (1 - _s_expr) / (1 + _s_expr)
+
+
+def _s(rho):
+    return np.sqrt(0.5 * (1.0 - rho))
+
+
+def _g_pair(rho):
+    """(s, g, 1 - g), each with small relative error on all of [-1, 1]."""
+    s = _s(rho)
+    return s, 0.5 * (1.0 + rho) / (1.0 + s) ** 2, 2.0 * s / (1.0 + s)
+
+
+g_of_rho = Formula(
+    name="gcws.g_of_rho",
+    expr=_g_of_rho_expr,
+    numeric=lambda rho: _g_pair(rho)[1],
+    validators={"rho": _validate.correlation},
+    source="000, Sec. 3, Eq. (22) (limit of GMM under the model of [19])",
+    description="g = (1 - sqrt((1-rho)/2)) / (1 + sqrt((1-rho)/2)); evaluated as "
+                "(1 + rho) / (2 (1 + s)^2)",
+)
+
+# rho(g) = -(g - a)(g - b)/(1 + g)^2, a b = 1, a + b = 6; a = 3 - 2 sqrt2 as a double-double
+with mpmath.workdps(40):
+    _A_EXACT = 3 - 2 * mpmath.sqrt(2)
+    _A_HI = float(_A_EXACT)
+    _A_LO = float(_A_EXACT - mpmath.mpf(_A_HI))
+    _B = float(3 + 2 * mpmath.sqrt(2))
+
+
+def _rho_of_g(g):
+    value = ((g - _A_HI) - _A_LO) * (_B - g) / (1.0 + g) ** 2
+    return np.clip(value, -1.0, 1.0)
+
+
+rho_of_g = Formula(
+    name="gcws.rho_of_g",
+    expr=1 - 2 * ((1 - _g) / (1 + _g)) ** 2,
+    numeric=_rho_of_g,
+    validators={"g": _gmm_value},
+    source="000, Sec. 3, Eq. (23)",
+    description="rho = 1 - 2 ((1 - g)/(1 + g))^2, the inverse of g(rho) on [0, 1]",
+)
+
+rbf_of_g = Formula(
+    name="gcws.rbf_of_g",
+    expr=sympy.exp(-2 * _gamma * ((1 - _g) / (1 + _g)) ** 2),
+    numeric=lambda g, gamma: np.exp(-2.0 * gamma * ((1.0 - g) / (1.0 + g)) ** 2),
+    validators={"g": _gmm_value, "gamma": _validate.positive},
+    source="000, Sec. 3, Eq. (23)",
+    description="exp(-gamma (1 - rho)) written in g: exp(-2 gamma ((1 - g)/(1 + g))^2) "
+                "(= h(g), the function the GCWS-based RBF estimator applies to Xbar)",
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# Theorem 4: V_g, the 1/k bias and the ratio of Fig. 4
+# ---------------------------------------------------------------------------------------------
+
+_eq26_in_g = (sympy.exp(-2 * _gamma * (1 - _rho)) * _g * (1 - _g) ** 3 / (1 + _g) ** 6
+              * 64 * _gamma ** 2)
+
+
+def _asymptotic_variance(rho, gamma):
+    s = _s(rho)
+    with np.errstate(divide="ignore"):
+        log_value = (np.log(4.0) + 2.0 * np.log(gamma) + np.log1p(rho) + np.log1p(s)
+                     + 3.0 * np.log(s) - 2.0 * gamma * (1.0 - rho))
+    return np.exp(log_value)   # exactly 0 at rho = +-1 (log -> -inf), never NaN
+
+
+asymptotic_variance = Formula(
+    name="gcws.asymptotic_variance",
+    expr=_eq26_in_g.subs(_g, _g_of_rho_expr),
+    numeric=_asymptotic_variance,
+    validators=_RHO_GAMMA,
+    source="000, Thm 4, Eq. (25)-(26), with g = g(rho) of Eq. (22)",
+    description="V_g: k Var(exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2)) -> V_g as k -> infinity; "
+                "evaluated as 4 gamma^2 (1 + rho)(1 + s) s^3 exp(-2 gamma (1 - rho)); "
+                "exactly 0 at rho = +-1",
+    asymptotic=True,
+)
+
+_h_in_g = sympy.exp(-2 * _gamma * ((1 - _g) / (1 + _g)) ** 2)
+_bias_in_g = (8 * _gamma * _h_in_g * _g * (1 - _g) / (1 + _g) ** 4
+              * (4 * _gamma * ((1 - _g) / (1 + _g)) ** 2 - 2 + _g))
+
+
+def _asymptotic_bias(rho, gamma):
+    s, g, _ = _g_pair(rho)
+    bracket = 2.0 * gamma * (1.0 - rho) - (2.0 - g)
+    with np.errstate(over="ignore", invalid="ignore"):
+        value = 0.5 * s * (1.0 + rho) * (1.0 + s) * bracket * np.exp(np.log(gamma) - gamma * (1.0 - rho))
+    return np.where((s == 0.0) | (rho == -1.0), 0.0, value)
+
+
+asymptotic_bias = Formula(
+    name="gcws.asymptotic_bias",
+    expr=_bias_in_g.subs(_g, _g_of_rho_expr),
+    numeric=_asymptotic_bias,
+    validators=_RHO_GAMMA,
+    source="varlab (derived; the paper states only O(1/k) in 000, Thm 4, Eq. (24)): "
+           "b1 = h''(g) g (1 - g) / 2 by the delta method; see varlab.theory.gcws_derivation",
+    description="b1: k (E exp(-2 gamma ((1-Xbar)/(1+Xbar))^2) - exp(-gamma (1 - rho))) -> b1; "
+                "b1 = 8 gamma h(g) g (1-g)/(1+g)^4 [4 gamma ((1-g)/(1+g))^2 - 2 + g], "
+                "evaluated as (gamma/2) e^{-gamma (1-rho)} s (1+rho)(1+s) [2 gamma (1-rho) - (2-g)]; "
+                "exactly 0 at rho = +-1",
+    asymptotic=True,
+    derived_by_varlab=True,
+)
+
+
+def _log_sinhc(y):
+    """log(sinh(y)/y) for y >= 0, without overflow (0 at y = 0)."""
+    small = y < 20.0
+    ys = np.where(small, y, 1.0)
+    yl = np.where(small, 20.0, y)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        near = np.where(ys == 0.0, 0.0, np.log(np.sinh(ys) / np.where(ys == 0.0, 1.0, ys)))
+    far = yl - np.log(2.0) - np.log(yl) + np.log1p(-np.exp(-2.0 * yl))
+    return np.where(small, near, far)
+
+
+def _variance_ratio(rho, gamma):
+    s = _s(rho)
+    y = gamma * (1.0 - rho)
+    big_s = -np.expm1(-2.0 * y)
+    with np.errstate(divide="ignore", over="ignore"):
+        log_value = (np.log(s) + np.log(5.0 - big_s) + 2.0 * _log_sinhc(y)
+                     - np.log1p(rho) - np.log1p(s))
+        return np.exp(log_value)   # 0 at rho = 1 (limit), +inf at rho = -1; never NaN
+
+
+variance_ratio = Formula(
+    name="gcws.variance_ratio",
+    expr=_nrff_asymptotic_variance.expr / asymptotic_variance.expr,
+    numeric=_variance_ratio,
+    validators=_RHO_GAMMA,
+    source="000, Fig. 4: V_n / V_g from Thm 3, Eq. (20) and Thm 4, Eq. (26)",
+    description="NRFF over GCWS asymptotic variance for estimating the RBF kernel; "
+                "= s (5 - S)(sinh(y)/y)^2/((1+rho)(1+s)), y = gamma (1 - rho), S = 1 - e^{-2y}. "
+                "rho = 1: both variances are 0; the value returned is the limit 0 "
+                "(ratio ~ (5/2) sqrt((1 - rho)/2)). rho = -1: V_g = 0 < V_n, returns +inf. "
+                "Values above the float64 range (gamma (1 - rho) > ~350) return +inf.",
+    asymptotic=True,
+)
+
+
+# ---------------------------------------------------------------------------------------------
+# exact finite-k moments of h(Xbar), Xbar = Binomial(k, g)/k (varlab's own)
+# ---------------------------------------------------------------------------------------------
+
+_TAIL_LOG = 750.0          # binomial mass left out of the sum is < 2 exp(-_TAIL_LOG - 4 gamma)
+_BLOCK = 1 << 19           # elements per working array
+
+
+def _support(k, g, gc, gamma):
+    """[lo, hi] holding all but 2 exp(-L) of the Binomial(k, g) mass, L = 750 + 4 gamma.
+
+    Bernstein's inequality P(|X - kg| >= t) <= 2 exp(-t^2 / (2 (sigma^2 + t/3))) with
+    t = L/3 + sqrt(L^2/9 + 2 L sigma^2). The extra 4 gamma covers the largest ratio
+    h(x)^2 / h(y)^2 = exp(4 gamma) over [0, 1], so a left-out tail cannot matter even where h
+    is much larger there than near the mean (a plain mean +- 40 sd window is not enough when
+    k g is small: Poisson tails).
+    """
+    L = _TAIL_LOG + 4.0 * gamma
+    sigma2 = k * g * gc
+    t = L / 3.0 + np.sqrt(L * L / 9.0 + 2.0 * L * sigma2)
+    centre = k * g
+    lo = np.clip(np.floor(centre - t), 0, k).astype(np.int64)
+    hi = np.clip(np.ceil(centre + t), 0, k).astype(np.int64)
+    return lo, hi
+
+
+def _log_pmf(j, k, g, gc):
+    """log P(Binomial(k, g) = j), accurate in relative terms where the pmf is representable.
+
+    scipy's binom.logpmf goes through gammaln(k + 1) - ... and loses ~1e-9 (relative) at
+    k = 1e6; the boost-based binom.pmf is accurate to ~1e-15, so use log(pmf) and fall back
+    to logpmf only where the pmf underflows. For g > 1/2 the law is evaluated as that of
+    k - j with success probability 1 - g, passed in accurately (matters as g -> 1).
+    """
+    flip = g > 0.5
+    jj = np.where(flip, k - j, j)
+    p = np.where(flip, gc, g)
+    with np.errstate(divide="ignore", under="ignore"):
+        pmf = stats.binom.pmf(jj, k, p)
+        fallback = stats.binom.logpmf(jj, k, p)
+        return np.where(pmf > 1e-290, np.log(np.where(pmf > 0, pmf, 1.0)), fallback)
+
+
+def _logsumexp_rows(x):
+    top = np.max(x, axis=1)
+    safe = np.where(np.isfinite(top), top, 0.0)
+    with np.errstate(divide="ignore"):
+        total = np.log(np.sum(np.exp(x - safe[:, None]), axis=1))
+    return np.where(np.isfinite(top), safe + total, -np.inf)
+
+
+def _interior_moments(k, g, gc, gamma):
+    """For 0 < g < 1 (1-d arrays): (z0, log mu, log shat) with mean = h0 mu and
+    variance = h0^2 shat, where h0 = exp(-2 gamma z0^2) = h(j0/k) at a reference point j0.
+
+    Rows = points, columns = the support window; weights w (the pmf) are normalized over it.
+    j0 maximizes w h, so no term w_j h_j / h0 exceeds w(j0) (nothing overflows), and
+    a_j = log h_j - log h0 = -2 gamma (z_j - z0)(z_j + z0) with the exact
+    z_j - z0 = 2k (j0 - j)/((k + j)(k + j0)).
+
+    * mu = sum w e^a, summed in log space (positive terms).
+    * Usual case, mu >= 1/2 (the mean of h is not far below h0): ebar = mu - 1 is summed
+      directly as sum w expm1(a) (absolute error ~ eps * spread, not eps), and the centred
+      second pass uses d = expm1(a) - ebar; log mu = log1p(ebar).
+    * Tilted case, mu < 1/2 (w h peaks far in a tail, e.g. gamma large and g small):
+      d = e^a - mu from the logs, without the cancellation of expm1(a) - ebar near -1.
+    shat = sum w d^2 is summed as exp(log w + 2 log|d|) (no overflow).
+    """
+    n = g.shape[0]
+    z_ref = np.empty(n)
+    log_mu_out = np.empty(n)
+    log_shat = np.empty(n)
+    lo, hi = _support(k, g, gc, gamma)
+    width = int(np.max(hi - lo)) + 1 if n else 1
+    rows = max(1, _BLOCK // width)
+    offsets = np.arange(width)
+    kf = float(k)
+    for start in range(0, n, rows):
+        sl = slice(start, min(n, start + rows))
+        j = lo[sl, None] + offsets[None, :]
+        inside = j <= hi[sl, None]
+        j = np.minimum(j, hi[sl, None])
+        jf = j.astype(np.float64)
+        gam = gamma[sl, None]
+        log_w = np.where(inside, _log_pmf(j, k, g[sl, None], gc[sl, None]), -np.inf)
+        log_w = log_w - _logsumexp_rows(log_w)[:, None]
+        z = (kf - jf) / (kf + jf)
+        i0 = np.argmax(log_w - 2.0 * gam * z * z, axis=1)[:, None]
+        j0 = np.take_along_axis(jf, i0, axis=1)
+        z0 = (kf - j0) / (kf + j0)
+        log_w0 = np.take_along_axis(log_w, i0, axis=1)
+        a = -2.0 * gam * (2.0 * kf * (j0 - jf) / ((kf + jf) * (kf + j0))) * (z + z0)
+        with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
+            log_mu = log_w0[:, 0] + _logsumexp_rows(np.where(inside, log_w - log_w0 + a, -np.inf))
+            tilted = log_mu < -np.log(2.0)
+            # usual case
+            e = np.expm1(np.minimum(a, 700.0))
+            terms = np.where(a > 0.0, np.exp(log_w + a) * -np.expm1(-a), np.exp(log_w) * e)
+            eb = np.sum(np.where(inside, terms, 0.0), axis=1)[:, None]
+            log_d_usual = np.where(a > 700.0, a + np.log1p(-(1.0 + eb) * np.exp(-a)),
+                                   np.log(np.abs(e - eb)))
+            # tilted case: log|e^a - mu|
+            lm = log_mu[:, None]
+            log_d_tilted = np.where(a > lm, a + np.log(-np.expm1(lm - a)),
+                                    lm + np.log(-np.expm1(a - lm)))
+            log_d = np.where(tilted[:, None], log_d_tilted, log_d_usual)
+            log_shat[sl] = _logsumexp_rows(np.where(inside, log_w + 2.0 * log_d, -np.inf))
+            log_mu_out[sl] = np.where(tilted, log_mu, np.log1p(eb[:, 0]))
+        z_ref[sl] = z0[:, 0]
+    return z_ref, log_mu_out, log_shat
+
+
+def _broadcast_inputs(rho, gamma, k):
+    rho = _validate.correlation(rho, "rho")
+    gamma = _validate.positive(gamma, "gamma")
+    k = _sample_size(k, "k")
+    return np.broadcast_arrays(rho, gamma, np.asarray(k, dtype=np.int64))
+
+
+def _exact(rho, gamma, k, want_bias=False):
+    rho, gamma, k = _broadcast_inputs(rho, gamma, k)
+    shape = rho.shape
+    rho, gamma, k = rho.ravel(), gamma.ravel(), k.ravel()
+    s, g, gc = _g_pair(rho)
+    mean = np.empty(rho.shape)
+    variance = np.zeros(rho.shape)
+    bias = np.zeros(rho.shape)
+    edge = (g == 0.0) | (gc == 0.0)          # rho = -1 or 1: Xbar = g exactly
+    mean[edge] = np.exp(-gamma[edge] * (1.0 - rho[edge]))
+    for kk in np.unique(k[~edge]):
+        idx = np.flatnonzero((k == kk) & ~edge)
+        order = idx[np.argsort(g[idx], kind="stable")]
+        z0, log_mu, log_shat = _interior_moments(int(kk), g[order], gc[order], gamma[order])
+        log_h0 = -2.0 * gamma[order] * z0 ** 2
+        with np.errstate(under="ignore"):
+            mean[order] = np.exp(log_h0 + log_mu)
+            variance[order] = np.exp(2.0 * log_h0 + log_shat)
+            if want_bias:
+                # E h - h(g) = h(g) expm1(log h0 - log h(g) + log mu), with
+                # log h0 - log h(g) = -2 gamma (z0 - s)(z0 + s)
+                sv = s[order]
+                shift = -2.0 * gamma[order] * (z0 - sv) * (z0 + sv) + log_mu
+                bias[order] = np.exp(-gamma[order] * (1.0 - rho[order])) * np.expm1(shift)
+    out = [mean.reshape(shape), variance.reshape(shape)]
+    if want_bias:
+        out.append(bias.reshape(shape))
+    return [float(x) if x.ndim == 0 else x for x in out]
+
+
+def exact_moments(rho, gamma, k):
+    """Exact (mean, variance) of exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2), Xbar = Binomial(k, g)/k.
+
+    g = g(rho) of 000, Eq. (22), as in Theorem 4 but with no asymptotics (varlab's own).
+    Broadcasts over ``rho``, ``gamma`` and integer ``k`` (>= 1; arrays allowed, each distinct k
+    is one vectorized pass). The binomial law is summed over a window holding all but
+    < exp(-750) of its mass (see ``_support``), in blocks, with a centred two-pass variance;
+    relative accuracy ~1e-13 for k <= 1e3 and gamma <= 1e2 (tested against
+    ``exact_moments_mp``), finite and non-negative for k up to 1e6 and beyond.
+    At rho = 1 (g = 1) and rho = -1 (g = 0) Xbar is constant: mean = exp(-gamma (1 - rho)),
+    variance = 0 exactly. Scalars in give floats out.
+    """
+    return tuple(_exact(rho, gamma, k))
+
+
+def exact_mean(rho, gamma, k):
+    """Exact finite-k E exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (see ``exact_moments``)."""
+    return _exact(rho, gamma, k)[0]
+
+
+def exact_variance(rho, gamma, k):
+    """Exact finite-k Var exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (see ``exact_moments``)."""
+    return _exact(rho, gamma, k)[1]
+
+
+def exact_bias(rho, gamma, k):
+    """Exact finite-k bias E h(Xbar) - exp(-gamma (1 - rho)) of the GCWS-based RBF estimator.
+
+    Computed without the cancellation of ``exact_mean - rbf``; k * bias -> ``asymptotic_bias``.
+    """
+    return _exact(rho, gamma, k, want_bias=True)[2]
+
+
+def asymptotic_accuracy(rho, gamma, k):
+    """Relative error |V_g/k - Var| / Var of Theorem 4's variance against the exact one.
+
+    Broadcasts like ``exact_moments``. Where the exact variance is 0 (rho = +-1, where V_g = 0
+    too) the asymptotic form is exact and 0 is returned; where only the exact variance
+    underflows to 0 (extreme gamma), +inf.
+    """
+    rho_a, gamma_a, k_a = _broadcast_inputs(rho, gamma, k)
+    variance = np.asarray(exact_variance(rho_a, gamma_a, k_a))
+    approx = np.asarray(asymptotic_variance(rho=rho_a, gamma=gamma_a)) / k_a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.abs(approx - variance) / variance
+    ratio = np.where(variance > 0, ratio, np.where(approx > 0, np.inf, 0.0))
+    return float(ratio) if ratio.ndim == 0 else ratio
+
+
+def exact_moments_mp(rho, gamma, k, dps: int = 50):
+    """mpmath reference for ``exact_moments``: the full binomial sum at ``dps`` digits.
+
+    Scalar ``rho``, ``gamma`` (their exact binary values) and ``k`` (1 <= k <= 20000; the
+    sum has k + 1 terms). Returns (mean, variance) as mpf.
+    """
+    rho = float(_validate.correlation(rho, "rho"))
+    gamma = float(_validate.positive(gamma, "gamma"))
+    k = _validate.positive_int(k, "k")
+    if k > 20000:
+        raise ValueError(f"k must be <= 20000 for the mpmath reference, got {k}")
+    with mpmath.workdps(dps + 15):
+        r, gm = mpmath.mpf(rho), mpmath.mpf(gamma)
+        s = mpmath.sqrt((1 - r) / 2)
+        g = (1 - s) / (1 + s)
+        gc = 1 - g
+        if g == 0 or gc == 0:
+            return +mpmath.exp(-gm * (1 - r)), mpmath.mpf(0)
+        ratio = g / gc
+        pmf = gc ** k
+        weights, values = [], []
+        for j in range(k + 1):
+            weights.append(pmf)
+            values.append(mpmath.exp(-2 * gm * (mpmath.mpf(k - j) / (k + j)) ** 2))
+            pmf = pmf * (k - j) / (j + 1) * ratio
+        mean = mpmath.fsum(w * v for w, v in zip(weights, values))
+        variance = mpmath.fsum(w * (v - mean) ** 2 for w, v in zip(weights, values))
+    with mpmath.workdps(dps):
+        return +mean, +variance
