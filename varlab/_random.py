@@ -70,7 +70,7 @@ def spawn(random_state, n_children: int) -> list[np.random.SeedSequence]:
 #   state(i)      = mix64(key + (i + 1) * GAMMA)               SplitMix64 output i of seed `key`
 #   word(j, s)    = fmix64((5 j + s + 1) * GAMMA)              murmur3 finalizer; s = 0..4
 #   bits(i, j, s) = mix64(state(i) XOR word(j, s))
-#   U(i, j, s)    = ((bits >> 11) + 1/2) * 2**-53              top 53 bits, in [2**-54, 1 - 2**-54]
+#   U(i, j, s)    = ((bits >> 12) + 1/2) * 2**-52              top 52 bits, in [2**-53, 1 - 2**-53]
 #
 # with GAMMA = 0x9E3779B97F4A7C15 (the golden-ratio increment of SplitMix64), mix64 the
 # SplitMix64 finalizer (Stafford's "Mix13": xor-shifts 30/27/31, multipliers 0xBF58476D1CE4E5B9,
@@ -79,13 +79,17 @@ def spawn(random_state, n_children: int) -> list[np.random.SeedSequence]:
 # distinct coordinates get distinct states and, for one coordinate, distinct (sample, stream)
 # pairs get distinct words; mixing the XOR of two independent-looking words (rather than
 # adding counters, as a plain SplitMix64 stream would) avoids whole-stream overlaps between
-# coordinates. Uniforms are never exactly 0 or 1. The five streams give
+# coordinates. Uniforms are never exactly 0 or 1, and every value is exact in float64: with the
+# top 53 bits, (m + 1/2) 2**-53 needs 54 significant bits above 1/2, and m = 2**53 - 1 would
+# round to exactly 1.0 (then r = -log(U_0 U_1) could be 0); the 52-bit form has no rounding
+# and is symmetric (U and 1 - U are both attainable). The five streams give
 #
 #   r    = -log(U_0 U_1)    ~ Gamma(2, 1)   (sum of two Exp(1))
 #   c    = -log(U_2 U_3)    ~ Gamma(2, 1)
 #   beta = U_4              ~ Uniform(0, 1)
 #
-# r and c are > 0 (U_0 U_1 < 1) and finite (U_0 U_1 >= 2**-108). The key comes from
+# r and c are in [1.1e-16, 73.4]: > 0 (U_0 U_1 <= (1 - 2**-53)**2 < 1) and finite
+# (U_0 U_1 >= 2**-106). The key comes from
 # `seed_key(random_state)`. Results are bit-identical for any batching of the (coordinate,
 # sample) pairs and in any process on the same platform (numpy's log is the only non-IEEE
 # operation; a different libm could change a last bit).
@@ -95,8 +99,8 @@ _MIX13_M1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX13_M2 = np.uint64(0x94D049BB133111EB)
 _FMIX_M1 = np.uint64(0xFF51AFD7ED558CCD)
 _FMIX_M2 = np.uint64(0xC4CEB9FE1A85EC53)
-_SHIFT = {n: np.uint64(n) for n in (11, 27, 30, 31, 33)}
-_TWO_M53 = 2.0 ** -53
+_SHIFT = {n: np.uint64(n) for n in (12, 27, 30, 31, 33)}
+_TWO_M52 = 2.0 ** -52
 
 #: number of uniform streams per (coordinate, sample): r uses 0-1, c uses 2-3, beta uses 4.
 CWS_STREAMS = 5
@@ -170,11 +174,14 @@ def sample_words(samples) -> np.ndarray:
 
 
 def _uniform_from_bits(bits: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """((bits >> 11) + 1/2) * 2**-53 into the float64 array ``out``; ``bits`` is overwritten."""
-    np.right_shift(bits, _SHIFT[11], out=bits)
-    out[...] = bits
+    """((bits >> 12) + 1/2) * 2**-52 into the float64 array ``out``; ``bits`` is overwritten.
+
+    Exact in float64 (53 significant bits), strictly inside (0, 1).
+    """
+    np.right_shift(bits, _SHIFT[12], out=bits)
+    out[...] = bits.view(np.int64)            # < 2**52: the signed conversion is exact and faster
     out += 0.5
-    out *= _TWO_M53
+    out *= _TWO_M52
     return out
 
 
@@ -190,7 +197,7 @@ def _cws_numbers(shape, fill_bits, *, want_c: bool):
         mix64(bits, tmp=tmp)
         uniforms.append(_uniform_from_bits(bits, np.empty(shape, dtype=np.float64)))
     r, u1, c, u3, beta = uniforms
-    r *= u1                                  # U0 U1 in [2**-108, 1): r in (0, 75)
+    r *= u1                                  # U0 U1 in [2**-106, 1): r in (0, 73.5)
     np.log(r, out=r)
     np.negative(r, out=r)
     c *= u3

@@ -178,29 +178,43 @@ def _l1_norms(X, mu) -> np.ndarray:
     return np.abs(dev).sum(axis=1)
 
 
-def _sparse_cityblock_block(Xb: sp.csr_matrix, Y_csc: sp.csc_matrix, norms_x, norms_y) -> np.ndarray:
+class _ColumnIndex:
+    """The entries of a CSR matrix sorted by column (no D-sized arrays, unlike CSC's indptr)."""
+
+    def __init__(self, Y: sp.csr_matrix):
+        rows = np.repeat(np.arange(Y.shape[0]), np.diff(Y.indptr))
+        order = np.argsort(Y.indices, kind="stable")
+        self.columns = Y.indices[order].astype(np.int64)
+        self.rows = rows[order]
+        self.values = Y.data[order].astype(np.float64)
+        self.n_rows = Y.shape[0]
+
+    def ranges(self, columns):
+        """(first position, count) of the entries in each of ``columns``."""
+        low = np.searchsorted(self.columns, columns, side="left")
+        return low, np.searchsorted(self.columns, columns, side="right") - low
+
+
+def _sparse_cityblock_block(Xb: sp.csr_matrix, Y: _ColumnIndex, norms_x, norms_y) -> np.ndarray:
     """||x - y||_1 for the rows of Xb against all rows of Y (dense (nb, m) array).
 
     ||x - y||_1 = ||x||_1 + ||y||_1 - 2 S with S = sum over the common support of
     (|a| + |b| - |a - b|) / 2 = [a, b same sign] min(|a|, |b|). The common-support pairs are
     expanded column by column (vectorized) and accumulated with bincount; their number is the
-    work of the sparse product |Xb| |Y|^T.
+    work of the sparse product |Xb| |Y|^T. Memory is O(nnz + pairs + nb m), never O(D).
     """
-    nb, m = Xb.shape[0], Y_csc.shape[0]
+    nb, m = Xb.shape[0], Y.n_rows
     rows = np.repeat(np.arange(nb), np.diff(Xb.indptr))
-    cols = Xb.indices
-    counts = np.diff(Y_csc.indptr)[cols]
+    first, counts = Y.ranges(Xb.indices)
     total = int(counts.sum())
     common = np.zeros(nb * m)
     if total:
-        owner = np.repeat(np.arange(cols.size), counts)
-        offset = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
-        where = Y_csc.indptr[cols][owner] + offset
+        owner = np.repeat(np.arange(counts.size), counts)
+        where = first[owner] + (np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts))
         a = Xb.data[owner].astype(np.float64)
-        b = Y_csc.data[where].astype(np.float64)
+        b = Y.values[where]
         contribution = np.where((a > 0) == (b > 0), np.minimum(np.abs(a), np.abs(b)), 0.0)
-        common = np.bincount(rows[owner] * m + Y_csc.indices[where], weights=contribution,
-                             minlength=nb * m)
+        common = np.bincount(rows[owner] * m + Y.rows[where], weights=contribution, minlength=nb * m)
     distance = norms_x[:, None] + norms_y[None, :] - 2.0 * common.reshape(nb, m)
     return np.maximum(distance, 0.0, out=distance)
 
@@ -235,12 +249,14 @@ def gmm(X, Y=None, *, center=None) -> np.ndarray:
     if sparse:
         X = sp.csr_matrix(X)
         X.sum_duplicates()
-        Y_csc = sp.csc_matrix(Y)
-        Y_csc.sum_duplicates()
+        Y = X if same else sp.csr_matrix(Y)
+        Y.sum_duplicates()
+        Y_index = _ColumnIndex(Y)
         nx_raw = _l1_norms(X, None)
-        ny_raw = nx_raw if same else _l1_norms(sp.csr_matrix(Y), None)
+        ny_raw = nx_raw if same else _l1_norms(Y, None)
         # rows per block: bound the output block and the expanded common-support pairs
-        pairs_per_row = np.asarray(X.astype(bool).astype(np.int64) @ np.diff(Y_csc.indptr)).ravel()
+        pairs_per_row = np.bincount(np.repeat(np.arange(n), np.diff(X.indptr)),
+                                    weights=Y_index.ranges(X.indices)[1], minlength=n)
     else:
         from scipy.spatial.distance import cdist
         Xd = np.ascontiguousarray(X, dtype=np.float64)
@@ -253,7 +269,7 @@ def gmm(X, Y=None, *, center=None) -> np.ndarray:
             cumulative = np.cumsum(pairs_per_row[start:stop])
             stop = start + max(1, int(np.searchsorted(cumulative, _SPARSE_PAIR_BUDGET, side="right")))
             block = out[start:stop]
-            block[...] = _sparse_cityblock_block(X[start:stop], Y_csc, nx_raw[start:stop], ny_raw)
+            block[...] = _sparse_cityblock_block(X[start:stop], Y_index, nx_raw[start:stop], ny_raw)
         else:
             block = out[start:stop]
             cdist(Xd[start:stop], Yd, "cityblock", out=block)

@@ -56,12 +56,12 @@ from .. import _random, _validate
 __all__ = ["GCWS", "gmm_estimate", "bbit_code"]
 
 _TILE = 1 << 14              # (samples x nonzeros) elements of one direct-path tile
-_PRUNE_TILE = 1 << 16        # (rows x samples x candidates) elements of one shared-path tile
+_PRUNE_TILE = 1 << 17        # (rows x samples x candidates) elements of one shared-path tile
 _GROUP_NNZ = 1 << 20         # nonzeros of u~ hashed together (bounds the per-group arrays)
 _DENSE_BLOCK = 1 << 20       # dense input entries converted at once
-_TABLE_BUDGET = 1 << 20      # (samples x distinct coordinates) entries of a shared table
+_TABLE_BUDGET = 1 << 19      # (samples x distinct coordinates) entries of a shared table
 _SHARE_MIN = 8               # shared path when each distinct coordinate is used >= 8 times
-_FIRST_CANDIDATES = 32       # candidates per (row, sample) in the first pruning round
+_FIRST_CANDIDATES = 64       # candidates per side and (row, sample) in the first pruning round
 _MAX_B = 32
 
 
@@ -227,13 +227,22 @@ def _distinct(coords: np.ndarray) -> np.ndarray:
     return np.unique(coords)
 
 
-def _settle(a, t, cand, ties_big):
-    """argmin of a along the last axis, ties to the smallest candidate index; returns (min, cand, t)."""
-    low = a.min(axis=-1)
-    hit = a == low[..., None]
-    winner = np.where(hit, cand, ties_big).min(axis=-1)
-    pos = np.argmax(hit & (cand == winner[..., None]), axis=-1)
-    return low, winner, np.take_along_axis(t, pos[..., None], axis=-1)[..., 0]
+def _settle(a, t, cand):
+    """argmin of a along the last axis, ties to the smallest candidate index; returns (min, cand, t).
+
+    ``cand`` (broadcasting against ``a``) holds the candidates' indices into the sorted distinct
+    coordinates, so the smallest index is the smallest coordinate, as in the direct path.
+    """
+    pos = a.argmin(axis=-1)[..., None]
+    low = np.take_along_axis(a, pos, axis=-1)
+    hit = a == low
+    tied = np.count_nonzero(hit, axis=-1) > 1          # exact ties: a measure-zero event
+    cand = np.broadcast_to(cand, a.shape)
+    if np.any(tied):
+        winner = np.where(hit, cand, np.iinfo(np.int64).max).min(axis=-1, keepdims=True)
+        pos = np.where(tied[..., None], np.argmax(hit & (cand == winner), axis=-1)[..., None], pos)
+    return (low[..., 0], np.take_along_axis(cand, pos, axis=-1)[..., 0],
+            np.take_along_axis(t, pos, axis=-1)[..., 0])
 
 
 def _margin(low, k_next, xabs):
@@ -242,23 +251,52 @@ def _margin(low, k_next, xabs):
         return 1e-9 * (10.0 + np.abs(low) + np.abs(k_next) + xabs)
 
 
+def _keep_better(low, win, win_t, lo, wi, wt):
+    """In place: where (lo, wi) beats (low, win) - smaller a, ties to the smaller index - take it."""
+    take = (lo < low) | ((lo == low) & (wi < win))
+    np.copyto(low, lo, where=take)
+    np.copyto(win, wi, where=take)
+    np.copyto(win_t, wt, where=take)
+
+
+def _shared_tables(distinct, key: int, k: int):
+    """(r, log c, beta) on the grid (k samples) x (distinct coordinates), built in tiles."""
+    u = distinct.size
+    states = _random.coordinate_states(key, distinct)
+    words = _random.sample_words(np.arange(k))
+    r, log_c, beta = (np.empty((k, u)) for _ in range(3))
+    step = max(1, _PRUNE_TILE // u)
+    for j0 in range(0, k, step):
+        j1 = min(k, j0 + step)
+        r[j0:j1], log_c[j0:j1], beta[j0:j1] = _random._cws_tile(states, words[j0:j1])
+    return r, log_c, beta
+
+
 def _hash_shared(indptr, coords, x, key: int, k: int, distinct: np.ndarray):
+    """Exact Algorithm 1 with one shared table and two-sided pruning (see module notes).
+
+    With K_i = log c_i - r_i, every a_i >= K_i - x_i (x = log u~). A round with prefix size m
+    examines, for row p and sample j, the m coordinates of smallest K (per sample) and the m
+    coordinates of largest x (per row); every other coordinate has K_i >= K_next(j) and
+    x_i <= x_next(p), so a_i >= K_next(j) - x_next(p), and the best a found is the minimum once
+    that bound exceeds it (plus a rounding margin). Unsettled pairs repeat with 4m.
+    """
     n_rows = indptr.size - 1
     u = distinct.size
-    r, log_c, beta = _random._cws_tile(_random.coordinate_states(key, distinct),
-                                       _random.sample_words(np.arange(k)))
+    r, log_c, beta = _shared_tables(distinct, key, k)
     bound = log_c - r                                   # a_i >= bound_i - log u~_i
     order = np.argsort(bound, axis=1, kind="stable")    # (k, u) indices into `distinct`
-    bound = np.take_along_axis(bound, order, axis=1)
-    r = np.take_along_axis(r, order, axis=1)
-    log_c = np.take_along_axis(log_c, order, axis=1)
-    beta = np.take_along_axis(beta, order, axis=1)
+    bound_sorted = np.take_along_axis(bound, order, axis=1)
+    del bound
+    r_s, log_c_s, beta_s = (np.take_along_axis(table, order, axis=1) for table in (r, log_c, beta))
     i_star = np.empty((n_rows, k), dtype=np.int64)
     t_star = np.empty((n_rows, k))
     row_of = np.repeat(np.arange(n_rows), np.diff(indptr))
     column_of = np.searchsorted(distinct, coords)
     rows_per_block = max(1, min(n_rows, _TABLE_BUDGET // u))
-    m1 = min(u, _FIRST_CANDIDATES)
+    # side-K prefix: about _FIRST_CANDIDATES of a row's nonzeros among the m1 smallest K
+    density = coords.size / (n_rows * u)
+    m1 = min(u, int(np.ceil(_FIRST_CANDIDATES / density)))
     ks = min(k, max(1, _PRUNE_TILE // m1))
     for p0 in range(0, n_rows, rows_per_block):          # blocks of rows
         p1 = min(n_rows, p0 + rows_per_block)
@@ -266,43 +304,81 @@ def _hash_shared(indptr, coords, x, key: int, k: int, distinct: np.ndarray):
         z0, z1 = indptr[p0], indptr[p1]
         logs = np.full((nb, u), -np.inf)
         logs[row_of[z0:z1] - p0, column_of[z0:z1]] = x[z0:z1]
-        xmax = np.maximum.reduceat(x[z0:z1], indptr[p0:p1] - z0)
         xabs = np.maximum.reduceat(np.abs(x[z0:z1]), indptr[p0:p1] - z0)
-        # round 1: the first m1 candidates of every (row, sample), in tiles
         low = np.empty((nb, k))
         win = np.empty((nb, k), dtype=np.int64)
         win_t = np.empty((nb, k))
         sub = max(1, _PRUNE_TILE // (ks * m1))
+        # round 1, side K: the m1 coordinates of smallest K of every sample (slices of sorted tables)
         for q0 in range(0, nb, sub):
             q1 = min(nb, q0 + sub)
             for j0 in range(0, k, ks):
                 j1 = min(k, j0 + ks)
                 cand = order[j0:j1, :m1]
                 gathered = np.take(logs[q0:q1], cand.ravel(), axis=1).reshape(q1 - q0, j1 - j0, m1)
-                a, t = _alg1(gathered, r[j0:j1, :m1], log_c[j0:j1, :m1], beta[j0:j1, :m1])
-                low[q0:q1, j0:j1], win[q0:q1, j0:j1], win_t[q0:q1, j0:j1] = _settle(a, t, cand, u)
+                a, t = _alg1(gathered, r_s[j0:j1, :m1], log_c_s[j0:j1, :m1], beta_s[j0:j1, :m1])
+                low[q0:q1, j0:j1], win[q0:q1, j0:j1], win_t[q0:q1, j0:j1] = _settle(a, t, cand)
+        pending_p = pending_j = np.empty(0, dtype=np.intp)
+        if m1 < u:
+            # certificate of side K alone: x_next = the row's largest x
+            xmax = np.maximum.reduceat(x[z0:z1], indptr[p0:p1] - z0)
+            k_next = bound_sorted[:, m1][None, :]
+            pending = ~((k_next - xmax[:, None]) > low + _margin(low, k_next, xabs[:, None]))
+            # round 1, side x, for rows where many samples are unsettled (spread-out x): the m1
+            # coordinates of largest x of the row, for all samples
+            heavy = np.flatnonzero(np.count_nonzero(pending, axis=1) * 8 > k)
+            if heavy.size:
+                part = np.argpartition(-logs[heavy], m1, axis=1)
+                top = part[:, :m1]
+                x_next = logs[heavy, part[:, m1]]
+                x_top = np.take_along_axis(logs[heavy], top, axis=1)
+                for q0 in range(0, heavy.size, sub):
+                    q1 = min(heavy.size, q0 + sub)
+                    rows = heavy[q0:q1]
+                    cand = top[q0:q1]
+                    flat = cand.ravel()
+                    for j0 in range(0, k, ks):             # layout (samples, rows, candidates)
+                        j1 = min(k, j0 + ks)
+                        shape = (j1 - j0, q1 - q0, m1)
+                        tables = [np.take(table[j0:j1], flat, axis=1).reshape(shape) for table in (r, log_c, beta)]
+                        a, t = _alg1(x_top[None, q0:q1, :], *tables)
+                        lo, wi, wt = _settle(a, t, cand[None, :, :])
+                        best = low[rows, j0:j1], win[rows, j0:j1], win_t[rows, j0:j1]
+                        _keep_better(*best, lo.T, wi.T, wt.T)
+                        low[rows, j0:j1], win[rows, j0:j1], win_t[rows, j0:j1] = best
+                lo = low[heavy]
+                gap = k_next - x_next[:, None]
+                pending[heavy] = ~(gap > lo + _margin(lo, k_next, xabs[heavy, None]))
+            pending_p, pending_j = np.nonzero(pending)
+        # later rounds: 4x more candidates on both sides for the unsettled (row, sample) pairs
         m = m1
-        pending_p, pending_j = np.nonzero(np.ones((nb, k), dtype=bool)) if m < u else (None, None)
-        if m < u:
-            k_next = bound[:, m]
-            ok = (k_next[None, :] - xmax[:, None]) > low + _margin(low, k_next[None, :], xabs[:, None])
-            pending_p, pending_j = np.nonzero(~ok)
-        # later rounds: 4x more candidates for the unsettled (row, sample) pairs
-        while pending_p is not None and pending_p.size:
+        while pending_p.size:
             m = min(u, 4 * m)
+            rows = np.unique(pending_p)
+            if m < u:
+                part = np.argpartition(-logs[rows], m, axis=1)
+                top, x_next = part[:, :m], logs[rows, part[:, m]]
+            else:
+                top, x_next = np.empty((rows.size, 0), dtype=np.intp), np.full(rows.size, -np.inf)
+            where = np.searchsorted(rows, pending_p)
             still = np.zeros(pending_p.size, dtype=bool)
-            per = max(1, _PRUNE_TILE // m)
+            per = max(1, _PRUNE_TILE // (m + top.shape[1]))
             for s0 in range(0, pending_p.size, per):
                 s1 = min(pending_p.size, s0 + per)
-                pp, jj = pending_p[s0:s1], pending_j[s0:s1]
-                cand = order[jj, :m]
-                gathered = logs[pp[:, None], cand]
-                a, t = _alg1(gathered, r[jj, :m], log_c[jj, :m], beta[jj, :m])
-                lo, wi, wt = _settle(a, t, cand, u)
-                low[pp, jj], win[pp, jj], win_t[pp, jj] = lo, wi, wt
+                pp, jj, ww = pending_p[s0:s1], pending_j[s0:s1], where[s0:s1]
+                cand = np.concatenate([order[jj, :m], top[ww]], axis=1)
+                at_row = pp[:, None] * u + cand             # flat indices: fast 1-d takes
+                at_sample = jj[:, None] * u + cand
+                a, t = _alg1(np.take(logs, at_row), np.take(r, at_sample), np.take(log_c, at_sample),
+                             np.take(beta, at_sample))
+                lo, wi, wt = _settle(a, t, cand)
+                best = low[pp, jj], win[pp, jj], win_t[pp, jj]
+                _keep_better(*best, lo, wi, wt)
+                low[pp, jj], win[pp, jj], win_t[pp, jj] = best
                 if m < u:
-                    k_next = bound[jj, m]
-                    still[s0:s1] = ~((k_next - xmax[pp]) > lo + _margin(lo, k_next, xabs[pp]))
+                    k_next = bound_sorted[jj, m]
+                    gap = k_next - x_next[ww]
+                    still[s0:s1] = ~(gap > best[0] + _margin(best[0], k_next, xabs[pp]))
             pending_p, pending_j = pending_p[still], pending_j[still]
         i_star[p0:p1] = distinct[win]
         t_star[p0:p1] = win_t

@@ -296,22 +296,21 @@ variance_ratio = Formula(
 # exact finite-k moments of h(Xbar), Xbar = Binomial(k, g)/k (varlab's own)
 # ---------------------------------------------------------------------------------------------
 
-_TAIL_LOG = 750.0          # binomial mass left out of the sum is < 2 exp(-_TAIL_LOG - 4 gamma)
+_TAIL_LOG = 800.0          # binomial mass left out of the sum is < 2 exp(-800) ~ 1e-347
 _BLOCK = 1 << 19           # elements per working array
 
 
-def _support(k, g, gc, gamma):
-    """[lo, hi] holding all but 2 exp(-L) of the Binomial(k, g) mass, L = 750 + 4 gamma.
+def _support(k, g, gc):
+    """[lo, hi] holding all but 2 exp(-800) of the Binomial(k, g) mass.
 
     Bernstein's inequality P(|X - kg| >= t) <= 2 exp(-t^2 / (2 (sigma^2 + t/3))) with
-    t = L/3 + sqrt(L^2/9 + 2 L sigma^2). The extra 4 gamma covers the largest ratio
-    h(x)^2 / h(y)^2 = exp(4 gamma) over [0, 1], so a left-out tail cannot matter even where h
-    is much larger there than near the mean (a plain mean +- 40 sd window is not enough when
-    k g is small: Poisson tails).
+    t = L/3 + sqrt(L^2/9 + 2 L sigma^2), L = 800 (~ 40 sigma + 270 for large sigma; a plain
+    mean +- 40 sd window is not enough when k g is small: Poisson tails). As 0 < h <= 1, the
+    left-out terms change the mean and the variance by less than 1e-347, far below 1e-16 of any
+    normal float64 result, however large gamma is.
     """
-    L = _TAIL_LOG + 4.0 * gamma
     sigma2 = k * g * gc
-    t = L / 3.0 + np.sqrt(L * L / 9.0 + 2.0 * L * sigma2)
+    t = _TAIL_LOG / 3.0 + np.sqrt(_TAIL_LOG ** 2 / 9.0 + 2.0 * _TAIL_LOG * sigma2)
     centre = k * g
     lo = np.clip(np.floor(centre - t), 0, k).astype(np.int64)
     hi = np.clip(np.ceil(centre + t), 0, k).astype(np.int64)
@@ -328,26 +327,41 @@ def _log_pmf(j, k, g, gc):
     """
     flip = g > 0.5
     jj = np.where(flip, k - j, j)
-    p = np.where(flip, gc, g)
+    p = np.broadcast_to(np.where(flip, gc, g), jj.shape)
     with np.errstate(divide="ignore", under="ignore"):
         pmf = stats.binom.pmf(jj, k, p)
-        fallback = stats.binom.logpmf(jj, k, p)
-        return np.where(pmf > 1e-290, np.log(np.where(pmf > 0, pmf, 1.0)), fallback)
+        out = np.log(np.where(pmf > 1e-290, pmf, 1.0))
+        low = pmf <= 1e-290
+        if np.any(low):
+            out[low] = stats.binom.logpmf(jj[low], k, p[low])
+    return out
 
 
 def _logsumexp_rows(x):
     top = np.max(x, axis=1)
     safe = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", under="ignore"):
         total = np.log(np.sum(np.exp(x - safe[:, None]), axis=1))
     return np.where(np.isfinite(top), safe + total, -np.inf)
+
+
+def _weights(k, g, gc):
+    """Support windows and normalized log pmf rows for distinct g (0 < g < 1, sorted)."""
+    lo, hi = _support(k, g, gc)
+    width = int(np.max(hi - lo)) + 1
+    j = lo[:, None] + np.arange(width)[None, :]
+    inside = j <= hi[:, None]
+    j = np.minimum(j, hi[:, None])
+    log_w = np.where(inside, _log_pmf(j, k, g[:, None], gc[:, None]), -np.inf)
+    return j, log_w - _logsumexp_rows(log_w)[:, None]
 
 
 def _interior_moments(k, g, gc, gamma):
     """For 0 < g < 1 (1-d arrays): (z0, log mu, log shat) with mean = h0 mu and
     variance = h0^2 shat, where h0 = exp(-2 gamma z0^2) = h(j0/k) at a reference point j0.
 
-    Rows = points, columns = the support window; weights w (the pmf) are normalized over it.
+    The pmf rows are computed once per distinct g and shared by all gammas. Rows = points,
+    columns = the support window; weights w (the pmf) are normalized over it.
     j0 maximizes w h, so no term w_j h_j / h0 exceeds w(j0) (nothing overflows), and
     a_j = log h_j - log h0 = -2 gamma (z_j - z0)(z_j + z0) with the exact
     z_j - z0 = 2k (j0 - j)/((k + j)(k + j0)).
@@ -364,43 +378,53 @@ def _interior_moments(k, g, gc, gamma):
     z_ref = np.empty(n)
     log_mu_out = np.empty(n)
     log_shat = np.empty(n)
-    lo, hi = _support(k, g, gc, gamma)
-    width = int(np.max(hi - lo)) + 1 if n else 1
-    rows = max(1, _BLOCK // width)
-    offsets = np.arange(width)
+    unique_g, first, inverse = np.unique(g, return_index=True, return_inverse=True)
+    unique_gc = gc[first]
+    lo, hi = _support(k, unique_g, unique_gc)
+    widths = hi - lo + 1
     kf = float(k)
-    for start in range(0, n, rows):
-        sl = slice(start, min(n, start + rows))
-        j = lo[sl, None] + offsets[None, :]
-        inside = j <= hi[sl, None]
-        j = np.minimum(j, hi[sl, None])
-        jf = j.astype(np.float64)
-        gam = gamma[sl, None]
-        log_w = np.where(inside, _log_pmf(j, k, g[sl, None], gc[sl, None]), -np.inf)
-        log_w = log_w - _logsumexp_rows(log_w)[:, None]
-        z = (kf - jf) / (kf + jf)
-        i0 = np.argmax(log_w - 2.0 * gam * z * z, axis=1)[:, None]
-        j0 = np.take_along_axis(jf, i0, axis=1)
-        z0 = (kf - j0) / (kf + j0)
-        log_w0 = np.take_along_axis(log_w, i0, axis=1)
-        a = -2.0 * gam * (2.0 * kf * (j0 - jf) / ((kf + jf) * (kf + j0))) * (z + z0)
-        with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
-            log_mu = log_w0[:, 0] + _logsumexp_rows(np.where(inside, log_w - log_w0 + a, -np.inf))
-            tilted = log_mu < -np.log(2.0)
-            # usual case
-            e = np.expm1(np.minimum(a, 700.0))
-            terms = np.where(a > 0.0, np.exp(log_w + a) * -np.expm1(-a), np.exp(log_w) * e)
-            eb = np.sum(np.where(inside, terms, 0.0), axis=1)[:, None]
-            log_d_usual = np.where(a > 700.0, a + np.log1p(-(1.0 + eb) * np.exp(-a)),
-                                   np.log(np.abs(e - eb)))
-            # tilted case: log|e^a - mu|
-            lm = log_mu[:, None]
-            log_d_tilted = np.where(a > lm, a + np.log(-np.expm1(lm - a)),
-                                    lm + np.log(-np.expm1(a - lm)))
-            log_d = np.where(tilted[:, None], log_d_tilted, log_d_usual)
-            log_shat[sl] = _logsumexp_rows(np.where(inside, log_w + 2.0 * log_d, -np.inf))
-            log_mu_out[sl] = np.where(tilted, log_mu, np.log1p(eb[:, 0]))
-        z_ref[sl] = z0[:, 0]
+    u_start = 0
+    while u_start < unique_g.size:
+        # a run of distinct g whose pmf rows fit in one block
+        u_stop = u_start + 1
+        while (u_stop < unique_g.size
+               and (u_stop + 1 - u_start) * max(widths[u_start:u_stop + 1]) <= _BLOCK):
+            u_stop += 1
+        j_u, log_w_u = _weights(k, unique_g[u_start:u_stop], unique_gc[u_start:u_stop])
+        points = np.flatnonzero((inverse >= u_start) & (inverse < u_stop))
+        rows = max(1, _BLOCK // j_u.shape[1])
+        for p_start in range(0, points.size, rows):
+            idx = points[p_start:p_start + rows]
+            which = inverse[idx] - u_start
+            jf = j_u[which].astype(np.float64)
+            log_w = log_w_u[which]
+            inside = np.isfinite(log_w)
+            gam = gamma[idx, None]
+            z = (kf - jf) / (kf + jf)
+            i0 = np.argmax(log_w - 2.0 * gam * z * z, axis=1)[:, None]
+            j0 = np.take_along_axis(jf, i0, axis=1)
+            z0 = (kf - j0) / (kf + j0)
+            log_w0 = np.take_along_axis(log_w, i0, axis=1)
+            a = -2.0 * gam * (2.0 * kf * (j0 - jf) / ((kf + jf) * (kf + j0))) * (z + z0)
+            with np.errstate(over="ignore", invalid="ignore", under="ignore", divide="ignore"):
+                log_mu = log_w0[:, 0] + _logsumexp_rows(np.where(inside, log_w - log_w0 + a, -np.inf))
+                tilted = log_mu < -np.log(2.0)
+                # usual case
+                e = np.expm1(np.minimum(a, 700.0))
+                terms = np.where(a > 0.0, np.exp(log_w + a) * -np.expm1(-a), np.exp(log_w) * e)
+                eb = np.sum(np.where(inside, terms, 0.0), axis=1)[:, None]
+                log_d = np.where(a > 700.0, a + np.log1p(-(1.0 + eb) * np.exp(-a)),
+                                 np.log(np.abs(e - eb)))
+                if np.any(tilted):
+                    # tilted case: log|e^a - mu|
+                    lm = log_mu[:, None]
+                    log_d_tilted = np.where(a > lm, a + np.log(-np.expm1(lm - a)),
+                                            lm + np.log(-np.expm1(a - lm)))
+                    log_d = np.where(tilted[:, None], log_d_tilted, log_d)
+                log_shat[idx] = _logsumexp_rows(np.where(inside, log_w + 2.0 * log_d, -np.inf))
+                log_mu_out[idx] = np.where(tilted, log_mu, np.log1p(eb[:, 0]))
+            z_ref[idx] = z0[:, 0]
+        u_start = u_stop
     return z_ref, log_mu_out, log_shat
 
 
@@ -423,7 +447,7 @@ def _exact(rho, gamma, k, want_bias=False):
     mean[edge] = np.exp(-gamma[edge] * (1.0 - rho[edge]))
     for kk in np.unique(k[~edge]):
         idx = np.flatnonzero((k == kk) & ~edge)
-        order = idx[np.argsort(g[idx], kind="stable")]
+        order = idx
         z0, log_mu, log_shat = _interior_moments(int(kk), g[order], gc[order], gamma[order])
         log_h0 = -2.0 * gamma[order] * z0 ** 2
         with np.errstate(under="ignore"):

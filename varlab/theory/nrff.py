@@ -2,7 +2,8 @@
 
 NRFF estimates exp(-gamma (1 - rho)) by sum X_j Y_j / sqrt(sum X_j^2 sum Y_j^2). Theorem 3
 gives its asymptotic variance V_n / k (Eq. 20); the finite-k bias and the 1/k^2 term of the MSE
-are varlab's own (see varlab.theory.derivations and ``nrff.finite_k``).
+are varlab's own (``bias_coefficient``, ``mse_second_order_coefficient``, ``mse_expansion``;
+derived in varlab.theory.derivations).
 
 Stable numerics (derived here, checked symbolically in the tests): with
 s = 1 - exp(-2 gamma (1 - rho)) = -expm1(-2 gamma (1 - rho)),

@@ -1,0 +1,314 @@
+"""GCWS hashing (paper 000, Algorithm 1, Theorem 1, Eq. 10-13; paper 001, exp form of Alg. 1)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from varlab import kernels
+from varlab.features import GCWS, bbit_code, gmm_estimate
+from varlab.features import cws
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _signed(rng, n, d, zero_fraction=0.4, spread=1.0):
+    X = rng.standard_normal((n, d)) * np.exp(spread * rng.standard_normal((n, d)))
+    X[rng.random((n, d)) < zero_fraction] = 0.0
+    X[:, 0] = np.where(X[:, 0] == 0, 1.0, X[:, 0])
+    return X
+
+
+def _same(h1, h2):
+    return np.array_equal(h1[0], h2[0]) and np.array_equal(h1[1], h2[1])
+
+
+# ------------------------------------------------------------------------------------------
+# Algorithm 1 exactly as written
+# ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", range(4))
+def test_equals_reference_log_form_and_exp_form(seed):
+    rng = np.random.default_rng(seed)
+    n, d, k = 9, int(rng.integers(1, 25)), int(rng.integers(1, 200))
+    X = _signed(rng, n, d, spread=1.5)
+    center = rng.standard_normal(d) * (rng.random(d) < 0.5) if seed % 2 else None
+    if center is not None:
+        X[:, 0] = center[0] + 1.0
+    model = GCWS(k, center=center, random_state=seed)
+    got = model.hash(X)
+    assert got[0].shape == (n, k) and got[0].dtype == np.int64 and got[1].dtype == np.int64
+    reference = cws._reference_hash(X, k, model.key, center, form="log")
+    assert _same(got, reference)
+    # 001's exp form z = exp(r (t - beta)), a = c / (z exp(r)) selects the same (i*, t*)
+    assert _same(cws._reference_hash(X, k, model.key, center, form="exp"), reference)
+
+
+def test_index_convention():
+    # one nonzero: i* is its transformed coordinate, 2i for u_i > mu_i and 2i + 1 otherwise
+    X = np.array([[0.0, 0.0, 3.5, 0.0], [0.0, -2.0, 0.0, 0.0]])
+    i_star, t_star = GCWS(50, random_state=0).hash(X)
+    assert np.all(i_star[0] == 4) and np.all(i_star[1] == 3)
+    # with a single coordinate, t* = floor(log u / r + beta) for that coordinate's (r, beta)
+    from varlab import _random
+
+    r, _, beta = _random.cws_randomness(GCWS(50, random_state=0).key, 4, np.arange(50))
+    np.testing.assert_array_equal(t_star[0], np.floor(np.log(3.5) / r + beta).astype(np.int64))
+    # with a centre: u_i = mu_i is zero in u~; below the centre goes to 2i + 1
+    i_star, _ = GCWS(20, center=[1.0, 1.0], random_state=0).hash(np.array([[1.0, 0.5]]))
+    assert np.all(i_star == 3)
+
+
+@pytest.mark.parametrize("spread", [0.0, 1.0, 3.0])
+@pytest.mark.parametrize("zero_fraction", [0.0, 0.5])
+def test_strategies_agree(spread, zero_fraction, monkeypatch):
+    rng = np.random.default_rng(11)
+    X = _signed(rng, 60, 40, zero_fraction=zero_fraction, spread=spread)
+    key, k = 12345, 96
+    direct = cws._hash_rows(X, None, key, k, "direct")
+    shared = cws._hash_rows(X, None, key, k, "shared")
+    assert _same(direct, shared)
+    assert _same(direct, cws._hash_rows(X, None, key, k, "auto"))
+    # tiny tiles, groups and pruning rounds: same answer
+    monkeypatch.setattr(cws, "_TILE", 7)
+    monkeypatch.setattr(cws, "_PRUNE_TILE", 11)
+    monkeypatch.setattr(cws, "_GROUP_NNZ", 50)
+    monkeypatch.setattr(cws, "_FIRST_CANDIDATES", 2)
+    monkeypatch.setattr(cws, "_TABLE_BUDGET", 300)
+    assert _same(direct, cws._hash_rows(X, None, key, k, "direct"))
+    assert _same(direct, cws._hash_rows(X, None, key, k, "shared"))
+
+
+def test_huge_and_tiny_values():
+    X = np.array([[1e300, -1e-300, 5e-324, 1.0], [-1.7e308, 2.0, 0.0, 1e-10]])
+    with np.errstate(all="raise"):
+        i_star, t_star = GCWS(300, random_state=1).hash(X)
+    assert _same((i_star, t_star), cws._reference_hash(X, 300, GCWS(300, random_state=1).key))
+    assert np.all((i_star >= 0) & (i_star < 8))
+
+
+# ------------------------------------------------------------------------------------------
+# Consistency: same row, same hash
+# ------------------------------------------------------------------------------------------
+
+def test_row_alone_or_in_any_batch_dense_sparse_float32():
+    rng = np.random.default_rng(4)
+    X = _signed(rng, 40, 30).astype(np.float32).astype(np.float64)      # exact in float32
+    model = GCWS(64, random_state=2)
+    batch = model.hash(X)
+    for i in (0, 17, 39):
+        alone = model.hash(X[i:i + 1])
+        assert _same(alone, (batch[0][i:i + 1], batch[1][i:i + 1]))
+    permutation = rng.permutation(40)
+    shuffled = model.hash(X[permutation])
+    assert _same(shuffled, (batch[0][permutation], batch[1][permutation]))
+    assert _same(model.hash(sp.csr_matrix(X)), batch)
+    assert _same(model.hash(sp.csc_matrix(X)), batch)
+    assert _same(model.hash(X.astype(np.float32)), batch)
+    assert _same(model.hash(sp.csr_matrix(X.astype(np.float32))), batch)
+    # appending zero columns does not change a hash (coordinates of u~ keep their index)
+    assert _same(model.hash(np.hstack([X, np.zeros((40, 5))])), batch)
+    # same random_state -> same key -> same hashes; another seed -> other hashes
+    assert _same(GCWS(64, random_state=2).hash(X), batch)
+    assert not np.array_equal(GCWS(64, random_state=3).hash(X)[0], batch[0])
+    # the first k' samples do not depend on k
+    assert _same(GCWS(16, random_state=2).hash(X), (batch[0][:, :16], batch[1][:, :16]))
+
+
+def test_same_hash_in_another_process():
+    X = np.random.default_rng(8).standard_normal((5, 7))
+    here = GCWS(32, random_state=99).hash(X)
+    code = ("import numpy as np, sys; from varlab.features import GCWS; "
+            "X = np.random.default_rng(8).standard_normal((5, 7)); "
+            "i, t = GCWS(32, random_state=99).hash(X); "
+            "sys.stdout.write(' '.join(map(str, np.concatenate([i.ravel(), t.ravel()]))))")
+    output = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout
+    there = np.array(output.split(), dtype=np.int64)
+    np.testing.assert_array_equal(there, np.concatenate([here[0].ravel(), here[1].ravel()]))
+
+
+def test_memory_does_not_depend_on_dimension():
+    rng = np.random.default_rng(6)
+    n, nnz, k = 64, 100, 1024
+    peaks = {}
+    results = {}
+    for d in (1_000, 10_000_000):
+        columns = np.concatenate([rng.choice(d, nnz, replace=False) for _ in range(n)])
+        values = rng.standard_normal(n * nnz)
+        X = sp.csr_matrix((values, columns, np.arange(0, n * nnz + 1, nnz)), shape=(n, d))
+        model = GCWS(k, random_state=0)
+        tracemalloc.start()
+        results[d] = model.hash(X)
+        peaks[d] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    output = 2 * n * k * 8
+    assert peaks[10_000_000] < output + 32 * 2**20, peaks          # well under 1 GB
+    assert peaks[10_000_000] < 1.25 * peaks[1_000] + 2**20, peaks  # no dependence on D
+
+
+# ------------------------------------------------------------------------------------------
+# Theorem 1 (Eq. 10-12): Pr{(i*, t*) equal} = GMM, binomial standard error
+# ------------------------------------------------------------------------------------------
+
+K_THEOREM = 4000
+_entries = st.one_of(st.just(0.0), st.floats(-10.0, 10.0, allow_nan=False, allow_subnormal=False))
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(hnp.arrays(np.float64, st.tuples(st.just(2), st.integers(1, 8)), elements=_entries),
+       st.booleans(), st.integers(0, 2**31 - 1))
+def test_theorem_1_collision_probability_is_gmm(pair, centered, seed):
+    center = np.linspace(-0.5, 0.5, pair.shape[1]) if centered else None
+    mu = np.zeros(pair.shape[1]) if center is None else center
+    if np.any(np.all(pair == mu, axis=1)):
+        pair = pair.copy()
+        pair[:, 0] = mu[0] + np.array([1.0, -2.0])
+    truth = float(kernels.gmm(pair[:1], pair[1:], center=center)[0, 0])
+    model = GCWS(K_THEOREM, center=center, random_state=seed)
+    h = model.hash(pair)
+    estimate = float(gmm_estimate((h[0][:1], h[1][:1]), (h[0][1:], h[1][1:]))[0])
+    se = np.sqrt(truth * (1 - truth) / K_THEOREM)
+    assert abs(estimate - truth) <= 4.5 * se + 1e-12, (estimate, truth, se)
+    zero_bit = float(gmm_estimate((h[0][:1], h[1][:1]), (h[0][1:], h[1][1:]), zero_bit=True)[0])
+    assert zero_bit >= estimate
+
+
+def test_theorem_1_on_many_pairs():
+    # one batch of 200 random pairs; the standardized errors must look standard normal
+    rng = np.random.default_rng(21)
+    n, d, k = 200, 12, 2000
+    U, V = _signed(rng, n, d), _signed(rng, n, d)
+    V[: n // 2] = U[: n // 2] + 0.3 * V[: n // 2]                 # some similar pairs
+    model = GCWS(k, random_state=5)
+    hu, hv = model.hash(U), model.hash(V)
+    truth = np.array([kernels.gmm(U[i:i + 1], V[i:i + 1])[0, 0] for i in range(n)])
+    estimate = gmm_estimate(hu, hv)
+    interior = (truth > 0) & (truth < 1)
+    np.testing.assert_array_equal(estimate[~interior], truth[~interior])   # variance 0 at 0 and 1
+    estimate, truth = estimate[interior], truth[interior]
+    n = truth.size
+    z = (estimate - truth) / np.sqrt(truth * (1 - truth) / k)
+    assert np.all(np.abs(z) <= 4.5)
+    assert abs(z.mean()) <= 4.5 / np.sqrt(n)                   # unbiased (Eq. 11)
+    assert abs(z.var() - 1.0) <= 4.5 * np.sqrt(2.0 / n)        # variance GMM (1 - GMM) / k (Eq. 12)
+
+
+def test_zero_bit_estimator_close_to_gmm():
+    # Eq. (13) is an approximation; on dense data with many coordinates it is tight
+    rng = np.random.default_rng(3)
+    U = rng.standard_normal((50, 40))
+    V = U + 0.5 * rng.standard_normal((50, 40))
+    model = GCWS(1000, zero_bit=True, random_state=1)
+    hu, hv = model.hash(U), model.hash(V)
+    truth = np.diag(kernels.gmm(U, V))
+    assert np.max(np.abs(model.estimate(hu, hv) - truth)) < 0.1
+    assert np.all(model.estimate(hu, hv) >= gmm_estimate(hu, hv))
+
+
+def test_estimator_broadcasting_and_validation():
+    i = np.array([[1, 2, 3, 4], [1, 0, 3, 9]])
+    t = np.array([[0, 0, 1, 1], [0, 0, 2, 1]])
+    np.testing.assert_array_equal(gmm_estimate((i, t), (i[:1], t[:1])), [1.0, 0.25])
+    np.testing.assert_array_equal(gmm_estimate((i, t), (i[:1], t[:1]), zero_bit=True), [1.0, 0.5])
+    gram = gmm_estimate((i[:, None], t[:, None]), (i[None], t[None]))
+    assert gram.shape == (2, 2) and gram[0, 1] == 0.25
+    with pytest.raises(ValueError, match="same number of samples"):
+        gmm_estimate((i, t), (i[:, :3], t[:, :3]))
+    with pytest.raises(TypeError, match="i_star, t_star"):
+        gmm_estimate(i, (i, t))
+    with pytest.raises(ValueError, match="same shape"):
+        gmm_estimate((i, t[:, :2]), (i, t))
+
+
+# ------------------------------------------------------------------------------------------
+# b-bit coding (000, Section 1.4)
+# ------------------------------------------------------------------------------------------
+
+def test_bbit_paper_example():
+    coded = bbit_code(np.array([[3, 0]]), b=2).toarray()
+    np.testing.assert_array_equal(coded, [[1, 0, 0, 0, 0, 0, 0, 1]])
+    # only the lowest b bits count: 7 = 0b111 -> 3 -> [1 0 0 0]
+    np.testing.assert_array_equal(bbit_code(np.array([[7]]), b=2).toarray(), [[1, 0, 0, 0]])
+    with pytest.raises(ValueError, match="nonnegative"):
+        bbit_code(np.array([[-1]]), b=2)
+    with pytest.raises(ValueError, match="b must be"):
+        bbit_code(np.array([[1]]), b=33)
+
+
+@pytest.mark.parametrize("zero_bit", [True, False])
+def test_transform_one_hot(zero_bit):
+    rng = np.random.default_rng(2)
+    X = _signed(rng, 30, 10)
+    model = GCWS(50, b=4, zero_bit=zero_bit, random_state=0)
+    Z = model.transform(X)
+    assert sp.issparse(Z) and Z.format == "csr" and Z.shape == (30, 16 * 50)
+    np.testing.assert_array_equal(np.diff(Z.indptr), 50)
+    np.testing.assert_array_equal(Z.data, 1.0)
+    blocks = Z.indices.reshape(30, 50) // 16
+    np.testing.assert_array_equal(blocks, np.broadcast_to(np.arange(50), (30, 50)))
+    i_star, t_star = model.hash(X)
+    if zero_bit:
+        np.testing.assert_array_equal(Z.indices.reshape(30, 50) % 16, 15 - (i_star % 16))
+    # inner products of codes are the number of coded collisions: >= the exact collisions
+    inner = (Z @ Z.T).toarray()
+    exact = gmm_estimate((i_star[:, None], t_star[:, None]), (i_star[None], t_star[None]),
+                         zero_bit=zero_bit) * 50
+    assert np.all(inner >= exact - 1e-9)
+    np.testing.assert_array_equal(np.diag(inner), 50)
+
+
+def test_full_coding_uses_t_star():
+    model = GCWS(1, b=8, zero_bit=False, random_state=0)
+    same_i = model.code(np.array([[6], [6]]), np.array([[0], [1]])).toarray()
+    assert not np.array_equal(same_i[0], same_i[1])
+    zero = GCWS(1, b=8, zero_bit=True, random_state=0).code(np.array([[6], [6]]))
+    assert np.array_equal(zero.toarray()[0], zero.toarray()[1])
+
+
+# ------------------------------------------------------------------------------------------
+# Validation
+# ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(n_samples=0), ValueError, "n_samples"),
+    (dict(n_samples=2.0), TypeError, "n_samples"),
+    (dict(n_samples=10, b=0), ValueError, "b must"),
+    (dict(n_samples=10, b=40), ValueError, "b must"),
+    (dict(n_samples=10, b=2.5), TypeError, "b must"),
+    (dict(n_samples=10, zero_bit="yes"), TypeError, "zero_bit"),
+    (dict(n_samples=10, center=[np.nan, 1.0]), ValueError, "center"),
+    (dict(n_samples=10, center=np.ones((2, 2))), ValueError, "center"),
+    (dict(n_samples=10, random_state=-1), ValueError, "random_state"),
+])
+def test_parameter_validation(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        GCWS(**kwargs)
+
+
+def test_data_validation():
+    model = GCWS(8, random_state=0)
+    with pytest.raises(ValueError, match="finite"):
+        model.hash(np.array([[1.0, np.nan]]))
+    with pytest.raises(ValueError, match="finite"):
+        model.hash(sp.csr_matrix(np.array([[1.0, np.inf]])))
+    with pytest.raises(ValueError, match="row 1 is all-zero"):
+        model.hash(np.array([[1.0, 0.0], [0.0, 0.0]]))
+    with pytest.raises(ValueError, match="row 0 is all-zero"):
+        model.hash(sp.csr_matrix((np.array([0.0]), (np.array([0]), np.array([1]))), shape=(2, 3)))
+    with pytest.raises(ValueError, match="all-zero after centring"):
+        GCWS(8, center=[1.0, 2.0], random_state=0).hash(np.array([[1.0, 2.0]]))
+    with pytest.raises(ValueError, match="center must have length"):
+        GCWS(8, center=[1.0, 2.0], random_state=0).hash(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="2-d"):
+        model.hash(np.ones(3))
+    with pytest.raises(ValueError, match="b must be set"):
+        model.transform(np.ones((2, 3)))

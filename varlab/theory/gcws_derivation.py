@@ -1,0 +1,248 @@
+"""Sympy re-derivation of Theorem 4 of paper 000 (the GCWS-based RBF estimator, Sec. 3).
+
+Setting (000, Sec. 3): g = g(rho) = (1 - s)/(1 + s), s = sqrt((1 - rho)/2) (Eq. 22);
+Xbar = Binomial(k, g)/k, the fraction of the k GCWS samples that collide; the estimator of the
+RBF kernel exp(-gamma (1 - rho)) is h(Xbar) with h(x) = exp(-2 gamma ((1 - x)/(1 + x))^2)
+(Eq. 23-24).
+
+Two routes are derived here, both with sympy doing the algebra:
+
+1. **Delta method (varlab's route).** Expand h(Xbar) in Taylor series about g and take
+   expectations with the exact central moments of Xbar, built from the cumulants of one
+   Bernoulli(g) draw (kappa_n(Xbar) = kappa_n(Bernoulli) / k^(n-1)). This gives
+   E h(Xbar) = h(g) + b1/k + b2/k^2 + ... and Var h(Xbar) = V1/k + V2/k^2 + ... to any order:
+   V1 = h'(g)^2 g(1 - g) is Eq. (26) (tested); b1 = h''(g) g(1 - g)/2 is the O(1/k) bias of
+   Eq. (24), which the paper does not give (varlab's own; ``varlab.theory.gcws.asymptotic_bias``);
+   V2 and b2 are varlab's too and are used by the tests to check the exact finite-k sums of
+   ``varlab.theory.gcws`` at large k.
+
+2. **The paper's route** (proof of Theorem 4). Treat Z = (1 - Xbar)/(1 + Xbar) as exactly
+   normal with mean mu = (1 - g)/(1 + g) and variance sigma^2 = lambda^2/k,
+   lambda^2 = 4 g (1 - g)/(1 + g)^4, compute E exp(t Z^2) by a Gaussian integral and expand
+   Var exp(t Z^2) = E exp(2 t Z^2) - (E exp(t Z^2))^2 in 1/k; then t = -2 gamma.
+   Each displayed step is reproduced (``paper_mgf``, ``paper_expansion_factors``,
+   ``paper_variance_coefficient``) so a test can check it. Findings: every displayed step is
+   right and the result equals Eq. (26). The model is only first-order right, though: the
+   true mean of Z is mu + 2 g (1 - g)/((1 + g)^3 k) + O(1/k^2), not mu, so the same normal
+   model would give a wrong O(1/k) bias (``paper_model_bias_coefficient``; it lacks the term
+   -8 gamma mu g (1 - g) h(g)/(1 + g)^3). Eq. (24) states only O(1/k), so no stated result is
+   affected; varlab's b1 comes from route 1.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import sympy
+
+from .symbols import g, gamma, k, rho
+
+__all__ = [
+    "x", "t", "mu", "lam", "sigma", "s",
+    "h", "g_of_rho", "in_rho", "in_s",
+    "bernoulli_cumulants", "sample_mean_central_moments",
+    "moment_expansion", "delta_method_variance", "delta_method_bias",
+    "second_order_variance", "second_order_bias",
+    "eq26_in_g", "eq26",
+    "paper_mgf", "gaussian_mgf_integral", "paper_expansion_factors",
+    "paper_variance_coefficient", "paper_model_bias_coefficient", "z_mean_correction",
+    "paper_substitutions",
+]
+
+#: the argument of h, the Gaussian variable of the paper's proof, its parameter t
+x = sympy.Symbol("x", real=True)
+t = sympy.Symbol("t", negative=True)
+#: mean, lambda (sigma^2 = lambda^2 / k) and sigma of the paper's normal model
+mu = sympy.Symbol("mu", positive=True)
+lam = sympy.Symbol("lambda", positive=True)
+sigma = sympy.Symbol("sigma", positive=True)
+#: s = sqrt((1 - rho)/2) in (0, 1): rho = 1 - 2 s^2, g = (1 - s)/(1 + s)
+s = sympy.Symbol("s", positive=True)
+
+_eps = sympy.Symbol("epsilon", positive=True)   # 1/k in series expansions
+_u = sympy.Symbol("u", real=True)                # a generic variable (cumulant generating fn)
+_z = sympy.Symbol("z", real=True)                # integration variable
+
+
+def h(argument=x) -> sympy.Expr:
+    """h(x) = exp(-2 gamma ((1 - x)/(1 + x))^2), the map from the GMM estimate to the RBF kernel."""
+    return sympy.exp(-2 * gamma * ((1 - argument) / (1 + argument)) ** 2)
+
+
+def g_of_rho() -> sympy.Expr:
+    """Eq. (22): g = (1 - sqrt((1 - rho)/2)) / (1 + sqrt((1 - rho)/2))."""
+    root = sympy.sqrt((1 - rho) / 2)
+    return (1 - root) / (1 + root)
+
+
+def in_rho(expr: sympy.Expr) -> sympy.Expr:
+    """Substitute g = g(rho) (Eq. 22)."""
+    return expr.subs(g, g_of_rho())
+
+
+def in_s(expr: sympy.Expr) -> sympy.Expr:
+    """Rewrite an expression in (g or rho, gamma) with s = sqrt((1 - rho)/2) > 0:
+    g = (1 - s)/(1 + s), rho = 1 - 2 s^2 (sqrt(s^2) = s as s > 0). Simplifies to rational
+    functions of s times exponentials, which sympy compares reliably."""
+    return sympy.simplify(expr.subs(g, (1 - s) / (1 + s)).subs(rho, 1 - 2 * s ** 2))
+
+
+# ---------------------------------------------------------------------------------------------
+# Route 1: moments of Xbar and the delta method
+# ---------------------------------------------------------------------------------------------
+
+@lru_cache(maxsize=None)
+def bernoulli_cumulants(order: int) -> tuple:
+    """Cumulants kappa_1..kappa_order of Bernoulli(g), from log(1 - g + g e^u) by sympy."""
+    cgf = sympy.log(1 - g + g * sympy.exp(_u))
+    series = sympy.series(cgf, _u, 0, order + 1).removeO()
+    return tuple(sympy.factor(sympy.expand(series.coeff(_u, n) * sympy.factorial(n)))
+                 for n in range(1, order + 1))
+
+
+@lru_cache(maxsize=None)
+def sample_mean_central_moments(order: int) -> tuple:
+    """E (Xbar - g)^n for n = 0..order, exact, as polynomials in 1/k.
+
+    kappa_n(Xbar) = kappa_n(Bernoulli)/k^(n-1); central moments follow from the cumulant
+    generating function with the first cumulant removed: m(u) = exp(sum_{n>=2} kappa_n u^n/n!).
+    """
+    kappas = bernoulli_cumulants(order)
+    cgf = sum(kappas[n - 1] / k ** (n - 1) * _u ** n / sympy.factorial(n) for n in range(2, order + 1))
+    mgf = sympy.series(sympy.exp(cgf), _u, 0, order + 1).removeO()
+    return tuple(sympy.expand(mgf.coeff(_u, n) * sympy.factorial(n)) for n in range(order + 1))
+
+
+def _log_derivative_ratios(power: int, degree: int) -> list:
+    """r_n(x) = (d^n/dx^n h(x)^power) / h(x)^power for n = 0..degree, rational in x (and gamma).
+
+    h^power = exp(power phi) with phi = -2 gamma ((1 - x)/(1 + x))^2, so each derivative is
+    h^power times a rational function: r_{n+1} = r_n' + power phi' r_n.
+    """
+    phi = -2 * gamma * ((1 - x) / (1 + x)) ** 2
+    step = sympy.cancel(power * sympy.diff(phi, x))
+    ratios = [sympy.Integer(1)]
+    for _ in range(degree):
+        ratios.append(sympy.cancel(sympy.diff(ratios[-1], x) + step * ratios[-1]))
+    return ratios
+
+
+@lru_cache(maxsize=None)
+def moment_expansion(order: int = 1) -> dict:
+    """E h(Xbar) and Var h(Xbar) as series in 1/k up to 1/k^order (in g and gamma).
+
+    Taylor expansion of h and h^2 about g to degree 2 order (the central moments of degree
+    > 2 order are O(1/k^(order+1))), with the derivatives written as h(g) (resp. h(g)^2) times
+    rational functions of g. Returns {"mean": [c0, c1, ...], "variance": [0, v1, ...]} with
+    E h(Xbar) = sum c_n / k^n + O(1/k^(order+1)), likewise for the variance.
+    """
+    degree = 2 * order
+    moments = [sympy.expand(m.subs(k, 1 / _eps)) for m in sample_mean_central_moments(degree)]
+    H = sympy.Symbol("H", positive=True)            # stands for h(g)
+
+    def expectation(power):
+        ratios = _log_derivative_ratios(power, degree)
+        return sympy.expand(sum(ratios[n].subs(x, g) * moments[n] / sympy.factorial(n)
+                                for n in range(degree + 1)))
+
+    mean = expectation(1)                            # E h(Xbar) / h(g)
+    second = expectation(2)                          # E h(Xbar)^2 / h(g)^2
+    variance = sympy.expand(second - mean ** 2)      # Var h(Xbar) / h(g)^2
+
+    def coefficients(expr, scale):
+        return [sympy.cancel(sympy.together(expr.coeff(_eps, n))) * scale for n in range(order + 1)]
+
+    h_g = h(g)
+    return {"mean": coefficients(mean, h_g), "variance": coefficients(variance, h_g ** 2)}
+
+
+def delta_method_variance() -> sympy.Expr:
+    """V1 = h'(g)^2 g (1 - g): k Var h(Xbar) -> V1 (in g, gamma)."""
+    return moment_expansion(1)["variance"][1]
+
+
+def delta_method_bias() -> sympy.Expr:
+    """b1 = h''(g) g (1 - g)/2: k (E h(Xbar) - h(g)) -> b1 (in g, gamma); varlab's own."""
+    return moment_expansion(1)["mean"][1]
+
+
+def second_order_variance() -> sympy.Expr:
+    """V2: Var h(Xbar) = V1/k + V2/k^2 + O(1/k^3) (in g, gamma); varlab's own."""
+    return moment_expansion(2)["variance"][2]
+
+
+def second_order_bias() -> sympy.Expr:
+    """b2: E h(Xbar) - h(g) = b1/k + b2/k^2 + O(1/k^3) (in g, gamma); varlab's own."""
+    return moment_expansion(2)["mean"][2]
+
+
+def eq26_in_g() -> sympy.Expr:
+    """Eq. (26) with e^{-2 gamma (1 - rho)} written through g (Eq. 23)."""
+    return (64 * gamma ** 2 * g * (1 - g) ** 3 / (1 + g) ** 6
+            * sympy.exp(-4 * gamma * ((1 - g) / (1 + g)) ** 2))
+
+
+def eq26() -> sympy.Expr:
+    """Eq. (26) as printed: e^{-2 gamma (1 - rho)} g (1 - g)^3/(1 + g)^6 64 gamma^2, g = g(rho)."""
+    return in_rho(sympy.exp(-2 * gamma * (1 - rho)) * g * (1 - g) ** 3 / (1 + g) ** 6 * 64 * gamma ** 2)
+
+
+# ---------------------------------------------------------------------------------------------
+# Route 2: the paper's normal model
+# ---------------------------------------------------------------------------------------------
+
+def paper_mgf(tt=t) -> sympy.Expr:
+    """The paper's closed form E exp(t X^2) = exp(mu^2 t/(1 - 2 sigma^2 t)) / sqrt(1 - 2 sigma^2 t)
+    for X ~ N(mu, sigma^2)."""
+    return sympy.exp(mu ** 2 * tt / (1 - 2 * sigma ** 2 * tt)) / sympy.sqrt(1 - 2 * sigma ** 2 * tt)
+
+
+def gaussian_mgf_integral() -> sympy.Expr:
+    """E exp(t X^2), X ~ N(mu, sigma^2), t < 0, integrated by sympy (the proof's first display)."""
+    density = sympy.exp(-(_z - mu) ** 2 / (2 * sigma ** 2)) / (sympy.sqrt(2 * sympy.pi) * sigma)
+    return sympy.simplify(sympy.integrate(sympy.exp(t * _z ** 2) * density, (_z, -sympy.oo, sympy.oo)))
+
+
+def paper_expansion_factors() -> dict:
+    """The four 1/k expansions of the proof's second display, derived (to O(1/k)):
+    1/sqrt(1 - 4 sigma^2 t), 1/(1 - 2 sigma^2 t) (prefactors) and 1/(1 - 4 sigma^2 t),
+    1/(1 - 2 sigma^2 t) (inside the exponents), with sigma^2 = lambda^2/k.
+    The paper writes 1 + 2 lambda^2 t/k, 1 + 2 lambda^2 t/k, 1 + 4 lambda^2 t/k, 1 + 2 lambda^2 t/k."""
+    sig2 = lam ** 2 * _eps
+
+    def first_order(expr):
+        return sympy.series(expr, _eps, 0, 2).removeO().subs(_eps, 1 / k)
+
+    return {
+        "prefactor_2t": first_order(1 / sympy.sqrt(1 - 2 * sig2 * 2 * t)),
+        "prefactor_t_squared": first_order(1 / (1 - 2 * sig2 * t)),
+        "exponent_2t": first_order(1 / (1 - 2 * sig2 * 2 * t)),
+        "exponent_t_squared": first_order(1 / (1 - 2 * sig2 * t)),
+    }
+
+
+def paper_variance_coefficient() -> sympy.Expr:
+    """k Var exp(t Z^2) -> this, Z ~ N(mu, lambda^2/k) exactly: series of
+    E exp(2 t Z^2) - (E exp(t Z^2))^2 in 1/k. The paper gets 4 mu^2 lambda^2 t^2 exp(2 mu^2 t)."""
+    model = paper_mgf().subs(sigma, lam * sympy.sqrt(_eps))
+    variance = model.subs(t, 2 * t) - model ** 2
+    return sympy.simplify(sympy.series(variance, _eps, 0, 2).removeO().coeff(_eps, 1))
+
+
+def paper_model_bias_coefficient() -> sympy.Expr:
+    """k (E exp(t Z^2) - exp(t mu^2)) -> this under the paper's normal model (mean of Z = mu):
+    lambda^2 t (1 + 2 mu^2 t) exp(mu^2 t). With t = -2 gamma, mu = (1-g)/(1+g),
+    lambda^2 = 4 g (1-g)/(1+g)^4 it differs from the true b1 (``delta_method_bias``) by
+    -t mu z''(g) g (1 - g) h(g)... i.e. it misses 2 t mu h(g) * [2 g (1-g)/(1+g)^3]."""
+    model = paper_mgf().subs(sigma, lam * sympy.sqrt(_eps))
+    return sympy.simplify(sympy.series(model - sympy.exp(t * mu ** 2), _eps, 0, 2).removeO().coeff(_eps, 1))
+
+
+def z_mean_correction() -> sympy.Expr:
+    """k (E Z - mu) -> this, for Z = (1 - Xbar)/(1 + Xbar): 2 g (1 - g)/(1 + g)^3 (not 0)."""
+    z_of_x = (1 - x) / (1 + x)
+    return sympy.factor(sympy.diff(z_of_x, x, 2).subs(x, g) * g * (1 - g) / 2)
+
+
+def paper_substitutions() -> dict:
+    """t = -2 gamma, mu = (1 - g)/(1 + g), lambda = 2 sqrt(g (1 - g))/(1 + g)^2 (the proof's last step)."""
+    return {t: -2 * gamma, mu: (1 - g) / (1 + g), lam: 2 * sympy.sqrt(g * (1 - g)) / (1 + g) ** 2}
