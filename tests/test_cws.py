@@ -87,6 +87,25 @@ def test_strategies_agree(spread, zero_fraction, monkeypatch):
     assert _same(direct, cws._hash_rows(X, None, key, k, "shared"))
 
 
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(hnp.arrays(np.float64, st.tuples(st.integers(1, 12), st.integers(1, 10)),
+                  elements=st.sampled_from([0.0, 0.0, 1.0, -1.0, 2.0, -3.5, 1e-8, 1e8, 0.25])),
+       st.integers(1, 70), st.booleans())
+def test_all_paths_agree_property(X, k, centered):
+    X = X.copy()
+    X[:, 0] = np.where(np.all(X == 0, axis=1), 1.0, X[:, 0])
+    center = None
+    if centered:
+        center = np.where(np.arange(X.shape[1]) % 2 == 0, 1.0, 0.0)
+        X[:, 0] = np.where(np.all(X == center, axis=1), 5.0, X[:, 0])
+    key = 777
+    reference = cws._reference_hash(X, k, key, center)
+    Xs = sp.csr_matrix(X)
+    for strategy in ("direct", "shared", "auto"):
+        assert _same(cws._hash_rows(X, center, key, k, strategy), reference)
+        assert _same(cws._hash_rows(cws._prepare(Xs, center), center, key, k, strategy), reference)
+
+
 def test_huge_and_tiny_values():
     X = np.array([[1e300, -1e-300, 5e-324, 1.0], [-1.7e308, 2.0, 0.0, 1e-10]])
     with np.errstate(all="raise"):

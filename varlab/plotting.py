@@ -107,6 +107,48 @@ def figure_001_1(budget: Budget):
     return fig
 
 
+FIGURE4_GAMMAS = (0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
+FIGURE4_FINITE_K = (10, 100)
+FIGURE4_FINITE_GAMMAS = (1.0, 5.0)
+
+
+def figure_000_4(budget: Budget):
+    """000 Fig. 4: V_n / V_g (Thm 3 over Thm 4) against rho (left); beside it the same ratio
+    with finite-k variances (right): NRFF's simulated by the engine, GCWS's exact binomial one."""
+    from .theory import gcws
+
+    rho = np.linspace(-0.99, 0.999, 800)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for gamma in FIGURE4_GAMMAS:
+        left.semilogy(rho, gcws.variance_ratio(rho=rho, gamma=gamma), label=f"gamma = {gamma:g}")
+    left.axhline(1.0, color="k", lw=0.8)
+    left.set(xlabel="rho", ylabel="V_n / V_g", title="000 Fig. 4 (asymptotic, Thm 3 / Thm 4)")
+    left.legend(fontsize=7)
+    grid = np.linspace(-0.8, 0.99, 19)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for index, gamma in enumerate(FIGURE4_FINITE_GAMMAS):
+        colour = colours[index]
+        right.semilogy(rho, gcws.variance_ratio(rho=rho, gamma=gamma), color=colour, lw=1,
+                       label=f"asymptotic, gamma = {gamma:g}")
+        simulated = mc.simulate("nrff", k=list(FIGURE4_FINITE_K), rho=grid, gamma=gamma,
+                                n_repetitions=budget.n_repetitions, n_jobs=budget.n_jobs,
+                                random_state=np.random.SeedSequence([budget.random_state, 400 + index]))
+        exact = gcws.exact_variance(rho=grid[:, None], gamma=gamma, k=np.array(FIGURE4_FINITE_K)[None, :])
+        for column, (k, marker) in enumerate(zip(FIGURE4_FINITE_K, ("o", "s"))):
+            ratio = simulated.variance[:, column] / exact[:, column]
+            error = simulated.se_variance[:, column] / exact[:, column]
+            right.errorbar(grid, ratio, yerr=error, fmt=marker, ms=3.5, color=colour, mfc="none",
+                           label=f"finite k = {k}, gamma = {gamma:g}")
+    right.axhline(1.0, color="k", lw=0.8)
+    right.set(xlabel="rho", ylabel="Var NRFF / Var GCWS",
+              title=f"finite k: NRFF simulated ({budget.n_repetitions:,} reps), GCWS exact")
+    right.legend(fontsize=6)
+    for ax in (left, right):
+        ax.grid(alpha=0.3, which="both")
+    fig.tight_layout()
+    return fig
+
+
 @dataclass(frozen=True)
 class FigureRecipe:
     id: str
@@ -119,5 +161,6 @@ FIGURES = {recipe.id: recipe for recipe in (
     FigureRecipe("000_fig1", figure_000_1, "000 Figure 1 (V_n/V, Thm 3)", False),
     FigureRecipe("000_fig2", figure_000_2, "000 Figure 2 (MSE of RFF and NRFF vs k)", True),
     FigureRecipe("000_fig3", figure_000_3, "000 Figure 3 (Var/E^2 vs E: RFF, NRFF, GCWS)", False),
+    FigureRecipe("000_fig4", figure_000_4, "000 Figure 4 (V_n/V_g) with finite-k variance ratios", True),
     FigureRecipe("001_fig1", figure_001_1, "001 Figure 1 (Var/E^2 vs rho and vs E)", False),
 )}

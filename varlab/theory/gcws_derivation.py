@@ -136,23 +136,26 @@ def moment_expansion(order: int = 1) -> dict:
     E h(Xbar) = sum c_n / k^n + O(1/k^(order+1)), likewise for the variance.
     """
     degree = 2 * order
-    moments = [sympy.expand(m.subs(k, 1 / _eps)) for m in sample_mean_central_moments(degree)]
-    H = sympy.Symbol("H", positive=True)            # stands for h(g)
+    # [1/k^p] E (Xbar - g)^n, for p = 0..order
+    moment_coefficients = [sympy.Poly(sympy.expand(m.subs(k, 1 / _eps)), _eps)
+                           for m in sample_mean_central_moments(degree)]
+
+    def coefficient(n, p):
+        return moment_coefficients[n].coeff_monomial(_eps ** p)
 
     def expectation(power):
-        ratios = _log_derivative_ratios(power, degree)
-        return sympy.expand(sum(ratios[n].subs(x, g) * moments[n] / sympy.factorial(n)
-                                for n in range(degree + 1)))
+        # E h(Xbar)^power / h(g)^power = sum_p c_p / k^p
+        ratios = [r.subs(x, g) for r in _log_derivative_ratios(power, degree)]
+        return [sympy.cancel(sympy.together(sum(ratios[n] * coefficient(n, p) / sympy.factorial(n)
+                                                for n in range(degree + 1))))
+                for p in range(order + 1)]
 
-    mean = expectation(1)                            # E h(Xbar) / h(g)
-    second = expectation(2)                          # E h(Xbar)^2 / h(g)^2
-    variance = sympy.expand(second - mean ** 2)      # Var h(Xbar) / h(g)^2
-
-    def coefficients(expr, scale):
-        return [sympy.cancel(sympy.together(expr.coeff(_eps, n))) * scale for n in range(order + 1)]
-
+    mean = expectation(1)
+    second = expectation(2)
+    variance = [sympy.factor(sympy.cancel(sympy.together(
+        second[p] - sum(mean[i] * mean[p - i] for i in range(p + 1))))) for p in range(order + 1)]
     h_g = h(g)
-    return {"mean": coefficients(mean, h_g), "variance": coefficients(variance, h_g ** 2)}
+    return {"mean": [sympy.factor(c) * h_g for c in mean], "variance": [v * h_g ** 2 for v in variance]}
 
 
 def delta_method_variance() -> sympy.Expr:
