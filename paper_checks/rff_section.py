@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 
 from varlab import mc
-from varlab.plotting import FIGURE2_K, FIGURE2_PANELS, figure2_simulations
-from varlab.claims import CONFIRMED, CONTRADICTED, Budget, Claim, Verdict, agreement
+from varlab.plotting import FIGURE2_K, FIGURE2_PANELS
+from varlab.claims import CONFIRMED, CONTRADICTED, Z_MAX, Budget, Claim, Verdict, agreement
 from varlab.theory import nrff, rff
 
 #: (rho, gamma) points for per-sample moment checks: similarity high to negative, gamma small to large.
@@ -138,40 +138,54 @@ def first_k_within(ratio_error: np.ndarray, k_values, tolerance=0.05):
     return int(k_values[bad[-1] + 1])
 
 
+#: k grid of the k > 10 claim (Fig. 2's grid up to 200) and its repetition multiplier: the
+#: claim needs power at small k, where the simulation is cheap.
+THRESHOLD_K = FIGURE2_K[FIGURE2_K <= 200]
+THRESHOLD_REPETITION_FACTOR = 10
+
+
 def check_nrff_k_threshold(budget: Budget) -> Verdict:
-    nrff_result = figure2_simulations(budget)["nrff"]
+    """From which k is k MSE(NRFF) within 5% of V_n? Per Fig. 2 panel: the point-estimate threshold
+    (first k from which |MSE/(V_n/k) - 1| <= 5% for every larger k of the grid), the same for
+    varlab's V_n/k + c2/k^2, and the verdict: contradicted where, at some k > 10, the relative
+    gap exceeds 5% by more than Z_MAX standard errors."""
     rho, gamma = _points(FIGURE2_PANELS)
-    kk = FIGURE2_K.astype(float)[None, :]
+    repetitions = Budget(budget.name, budget.n_repetitions * THRESHOLD_REPETITION_FACTOR,
+                         budget.random_state, budget.n_jobs)
+    result = _simulate("nrff", FIGURE2_PANELS, THRESHOLD_K, repetitions, 12)
+    kk = THRESHOLD_K.astype(float)[None, :]
     asymptotic = nrff.asymptotic_variance(rho=rho, gamma=gamma)[:, None] / kk
     second = nrff.mse_expansion(rho=rho[:, None], gamma=gamma[:, None], k=kk)
-    details, thresholds = [], []
+    details, failures = [], []
     for index, (r, g) in enumerate(FIGURE2_PANELS):
-        mse = nrff_result.mse[index]
-        # a point's relative error counts as > 5% only when it is significant beyond Z_MAX SE
-        excess = (mse - asymptotic[index]) / asymptotic[index]
-        margin = 4.5 * nrff_result.se_mse[index] / asymptotic[index]
-        significant = np.where(np.abs(excess) - margin > 0.05, excess, 0.0)
-        k_star = first_k_within(significant, FIGURE2_K)
-        k_star2 = first_k_within(np.where(
-            np.abs((mse - second[index]) / asymptotic[index]) - margin > 0.05,
-            (mse - second[index]) / asymptotic[index], 0.0), FIGURE2_K)
-        thresholds.append(k_star)
-        gap1 = np.abs(mse - asymptotic[index])
-        gap2 = np.abs(mse - second[index])
-        at = {int(kv): float(1 - gap2[i] / gap1[i]) if gap1[i] > 0 else None
-              for i, kv in enumerate(FIGURE2_K) if kv in (2, 5, 10, 20, 50)}
-        details.append(dict(rho=r, gamma=g, k_within_5pct_asymptotic=k_star,
-                            k_within_5pct_second_order=k_star2,
-                            gap_closed_by_c2_at_k=at))
-    ok = all(t is not None and t <= 11 for t in thresholds)
-    summary = ("first k from which k MSE(NRFF) stays within 5% of V_n (beyond 4.5 SE), per panel: "
-               + ", ".join(f"(rho={d['rho']}, gamma={d['gamma']}): {d['k_within_5pct_asymptotic']}"
-                           for d in details)
-               + "; the paper says k > 10")
+        gap = (result.mse[index] - asymptotic[index]) / asymptotic[index]
+        gap2 = (result.mse[index] - second[index]) / asymptotic[index]
+        se = result.se_mse[index] / asymptotic[index]
+        beyond = (THRESHOLD_K > 10) & (np.abs(gap) - Z_MAX * se > 0.05)
+        if beyond.any():
+            failures.append((r, g, int(THRESHOLD_K[beyond][-1])))
+        row = dict(rho=r, gamma=g, k_within_5pct_Vn=first_k_within(gap, THRESHOLD_K),
+                   k_within_5pct_second_order=first_k_within(gap2, THRESHOLD_K),
+                   largest_k_significantly_beyond_5pct=int(THRESHOLD_K[beyond][-1]) if beyond.any() else None)
+        for kv in (5, 10, 13, 20, 32):
+            column = int(np.flatnonzero(THRESHOLD_K == kv)[0])
+            row[f"gap_Vn_k{kv}"] = float(gap[column])
+            row[f"gap_2nd_k{kv}"] = float(gap2[column])
+            row[f"se_k{kv}"] = float(se[column])
+        details.append(row)
+    summary = ("first k from which k MSE(NRFF) stays within 5% of V_n (point estimates), per panel: "
+               + ", ".join(f"(rho={d['rho']}, gamma={d['gamma']}): {d['k_within_5pct_Vn']}" for d in details)
+               + "; with varlab's V_n/k + c2/k^2: "
+               + ", ".join(str(d["k_within_5pct_second_order"]) for d in details)
+               + ". Panels where the gap exceeds 5% beyond 4.5 SE at some k > 10 (rho, gamma, largest such k): "
+               + (", ".join(str(f) for f in failures) or "none")
+               + ". Relative gap at k = 13, V_n/k -> V_n/k + c2/k^2: "
+               + ", ".join(f"{d['gap_Vn_k13']:+.3f} -> {d['gap_2nd_k13']:+.3f}" for d in details)
+               + f" ({repetitions.n_repetitions:,} repetitions)")
+    worst = max(details, key=lambda d: abs(d["gap_Vn_k13"]))
     return Verdict("000.thm3.k_above_10", "000, §2 text after Fig. 1 and Fig. 2 caption",
-                   STATEMENTS["k10"], CONFIRMED if ok else CONTRADICTED, 10.0,
-                   float(max(t if t is not None else np.inf for t in thresholds)), None, summary,
-                   budget.name, details)
+                   STATEMENTS["k10"], CONTRADICTED if failures else CONFIRMED, 1.0,
+                   1.0 + worst["gap_Vn_k13"], worst["se_k13"], summary, budget.name, details)
 
 
 def check_nrff_bias(budget: Budget) -> Verdict:
@@ -207,7 +221,9 @@ STATEMENTS = {
             "at rho = 1 (identical vectors).",
     "vn_below": "V_n < V everywhere, and V_n = 0 at rho = 1.",
     "eq20": "sqrt(k)(NRFF - e^{-gamma(1-rho)}) -> N(0, V_n): at large k the MSE is V_n/k (+ O(1/k^2)).",
-    "k10": "The asymptotic variance formula (20) becomes accurate for merely k > 10.",
+    "k10": "The asymptotic variance formula (20) becomes accurate for merely k > 10 (varlab: k MSE "
+           "within 5% of V_n for every k > 10, on the six Fig. 2 panels; theory/estimate columns: "
+           "k MSE / V_n at k = 13 in the worst panel).",
     "bias": "E[NRFF] = e^{-gamma(1-rho)} + b1/k + O(1/k^2) (second-order delta method; not in the paper).",
     "c2": "MSE(NRFF) = V_n/k + c2/k^2 + O(1/k^3) (fourth-order delta method; not in the paper).",
 }

@@ -69,22 +69,48 @@ def test_index_convention():
 
 @pytest.mark.parametrize("spread", [0.0, 1.0, 3.0])
 @pytest.mark.parametrize("zero_fraction", [0.0, 0.5])
-def test_strategies_agree(spread, zero_fraction, monkeypatch):
+def test_strategies_agree(spread, zero_fraction):
     rng = np.random.default_rng(11)
     X = _signed(rng, 60, 40, zero_fraction=zero_fraction, spread=spread)
     key, k = 12345, 96
     direct = cws._hash_rows(X, None, key, k, "direct")
-    shared = cws._hash_rows(X, None, key, k, "shared")
-    assert _same(direct, shared)
+    assert _same(direct, cws._hash_rows(X, None, key, k, "shared"))
     assert _same(direct, cws._hash_rows(X, None, key, k, "auto"))
-    # tiny tiles, groups and pruning rounds: same answer
-    monkeypatch.setattr(cws, "_TILE", 7)
-    monkeypatch.setattr(cws, "_PRUNE_TILE", 11)
-    monkeypatch.setattr(cws, "_GROUP_NNZ", 50)
+    assert _same(direct, cws._reference_hash(X, k, key))
+
+
+@pytest.mark.parametrize("data", ["uniform", "signed gaussian", "lognormal 3", "half zeros"])
+def test_pruned_shared_path_is_exact(data):
+    # D = 300 is large enough for the default first round (64 candidates per side) to prune
+    rng = np.random.default_rng(13)
+    n, d, k = 150, 300, 64
+    X = {"uniform": rng.random((n, d)), "signed gaussian": rng.standard_normal((n, d)),
+         "lognormal 3": np.exp(3 * rng.standard_normal((n, d))),
+         "half zeros": rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.5)}[data]
+    X[:, 0] += 1.0
+    coords = cws._dense_nonzeros(X, None)[1]
+    u = cws._distinct(coords).size
+    first_round = np.ceil(cws._FIRST_CANDIDATES / (coords.size / (n * u)))
+    assert first_round < u                      # so the certificate and later rounds are exercised
+    assert _same(cws._hash_rows(X, None, 99, k, "shared"), cws._hash_rows(X, None, 99, k, "direct"))
+
+
+def test_tiny_blocks_give_the_same_answer(monkeypatch):
+    rng = np.random.default_rng(12)
+    X = _signed(rng, 25, 30, zero_fraction=0.3, spread=2.0)
+    key, k = 54321, 40
+    direct = cws._hash_rows(X, None, key, k, "direct")
+    shared = cws._hash_rows(X, None, key, k, "shared")
+    monkeypatch.setattr(cws, "_TILE", 37)
+    monkeypatch.setattr(cws, "_DIRECT_SAMPLES", 3)
+    monkeypatch.setattr(cws, "_PRUNE_TILE", 50)
+    monkeypatch.setattr(cws, "_GROUP_NNZ", 60)
     monkeypatch.setattr(cws, "_FIRST_CANDIDATES", 2)
     monkeypatch.setattr(cws, "_TABLE_BUDGET", 300)
+    assert _same(direct, shared)
     assert _same(direct, cws._hash_rows(X, None, key, k, "direct"))
     assert _same(direct, cws._hash_rows(X, None, key, k, "shared"))
+    assert _same(direct, cws._hash_rows(sp.csr_matrix(X), None, key, k, "auto"))
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)

@@ -88,11 +88,12 @@ def spawn(random_state, n_children: int) -> list[np.random.SeedSequence]:
 #   c    = -log(U_2 U_3)    ~ Gamma(2, 1)
 #   beta = U_4              ~ Uniform(0, 1)
 #
-# r and c are in [1.1e-16, 73.4]: > 0 (U_0 U_1 <= (1 - 2**-53)**2 < 1) and finite
-# (U_0 U_1 >= 2**-106). The key comes from
-# `seed_key(random_state)`. Results are bit-identical for any batching of the (coordinate,
-# sample) pairs and in any process on the same platform (numpy's log is the only non-IEEE
-# operation; a different libm could change a last bit).
+# r and c lie in [2.2e-16, 73.5]: > 0 (U_0 U_1 <= (1 - 2**-53)**2 < 1) and finite
+# (U_0 U_1 >= 2**-106). The key comes from `seed_key(random_state)`. Results are bit-identical
+# for any batching of the (coordinate, sample) pairs and in any process on the same platform:
+# all operations are exact integer or IEEE arithmetic except numpy's log, whose last bit could
+# differ on another CPU/numpy build (SIMD dispatch), which could move a hash only where a value
+# sits within rounding of a floor or argmin boundary.
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX13_M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -100,7 +101,6 @@ _MIX13_M2 = np.uint64(0x94D049BB133111EB)
 _FMIX_M1 = np.uint64(0xFF51AFD7ED558CCD)
 _FMIX_M2 = np.uint64(0xC4CEB9FE1A85EC53)
 _SHIFT = {n: np.uint64(n) for n in (12, 27, 30, 31, 33)}
-_TWO_M52 = 2.0 ** -52
 
 #: number of uniform streams per (coordinate, sample): r uses 0-1, c uses 2-3, beta uses 4.
 CWS_STREAMS = 5
@@ -173,15 +173,20 @@ def sample_words(samples) -> np.ndarray:
     return fmix64(words).reshape(j.shape + (CWS_STREAMS,))
 
 
+_ONE_BITS = np.uint64(0x3FF0000000000000)
+_ONE_MINUS_HALF_ULP = 1.0 - 2.0 ** -53
+
+
 def _uniform_from_bits(bits: np.ndarray, out: np.ndarray) -> np.ndarray:
     """((bits >> 12) + 1/2) * 2**-52 into the float64 array ``out``; ``bits`` is overwritten.
 
-    Exact in float64 (53 significant bits), strictly inside (0, 1).
+    Computed exactly as (1 + m 2**-52) - (1 - 2**-53) with m = bits >> 12: the first term is
+    built from its bit pattern (exponent of 1.0, mantissa m) and the subtraction is exact
+    (Sterbenz), so the value is (2m + 1) 2**-53, strictly inside (0, 1).
     """
     np.right_shift(bits, _SHIFT[12], out=bits)
-    out[...] = bits.view(np.int64)            # < 2**52: the signed conversion is exact and faster
-    out += 0.5
-    out *= _TWO_M52
+    np.bitwise_or(bits, _ONE_BITS, out=bits)
+    np.subtract(bits.view(np.float64), _ONE_MINUS_HALF_ULP, out=out)
     return out
 
 

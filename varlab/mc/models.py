@@ -14,7 +14,9 @@ The engine computes the sums for every k of the grid in one pass, so ``sample`` 
 per block with ``k = k_max`` (or a slab of it, for very large k). ``workspace.buffer(name,
 shape)`` hands out scratch arrays that are reused from block to block; the hot loops should
 write into ``out`` and scratch buffers in place (``Generator.standard_normal(out=...)``,
-``np.cos(a, out=a)``).
+``np.cos(a, out=a)``). ``sample`` must draw only from ``rng`` (results are then a pure function
+of the seed), and ``combine`` must return finite values (the engine raises FloatingPointError
+on NaN/inf rather than averaging them).
 
 Models that can also be simulated through the real feature map (``varlab.features.RFF``)
 set ``feature_phase`` (True/False, passed to ``RFF(phase=...)``) and implement
@@ -248,8 +250,24 @@ def register(factory: Callable[..., Model], name: str | None = None, *, overwrit
     return factory
 
 
+#: modules of varlab that register further models when imported (loaded on first need)
+_PLUGIN_MODULES = ("varlab.mc.gcws_models",)
+
+
+def _import_plugins() -> None:
+    import importlib
+
+    for module in _PLUGIN_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:   # only the plug-in module itself may be absent
+            if error.name != module:
+                raise
+
+
 def available_models() -> list[str]:
-    """Names accepted by ``simulate(model=...)``."""
+    """Names accepted by ``simulate(model=...)`` (including varlab's plug-in model modules)."""
+    _import_plugins()
     return sorted(_REGISTRY)
 
 
@@ -262,6 +280,9 @@ def get_model(model, **options) -> Model:
         return model
     if isinstance(model, str):
         factory = _REGISTRY.get(model)
+        if factory is None:
+            _import_plugins()
+            factory = _REGISTRY.get(model)
         if factory is None:
             raise ValueError(f"model must be one of {available_models()} or a varlab.mc.models.Model "
                              f"instance, got {model!r}")
