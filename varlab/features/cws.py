@@ -206,8 +206,10 @@ def _hash_direct(indptr, coords, x, key: int, k: int):
     states = _random.coordinate_states(key, coords)
     words = _random.sample_words(np.arange(k))
     row_of = np.repeat(np.arange(n_rows), np.diff(indptr))
-    ks = min(k, _DIRECT_SAMPLES)
-    chunk = max(1, _TILE // ks)
+    # tiles of about _TILE pairs: _DIRECT_SAMPLES samples by many nonzeros, or, when a group has
+    # few nonzeros (e.g. two short rows and a large k), all of them by more samples
+    chunk = max(1, min(nnz, _TILE // _DIRECT_SAMPLES))
+    ks = min(k, max(_DIRECT_SAMPLES, _TILE // chunk))
     for z0 in range(0, nnz, chunk):                      # tiles, not nonzeros
         z1 = min(nnz, z0 + chunk)
         rows = row_of[z0:z1]
@@ -305,11 +307,13 @@ def _shared_tables(distinct, key: int, k: int):
 def _hash_shared(indptr, coords, x, key: int, k: int, distinct: np.ndarray):
     """Exact Algorithm 1 with one shared table and two-sided pruning (see module notes).
 
-    With K_i = log c_i - r_i, every a_i >= K_i - x_i (x = log u~). A round with prefix size m
-    examines, for row p and sample j, the m coordinates of smallest K (per sample) and the m
-    coordinates of largest x (per row); every other coordinate has K_i >= K_next(j) and
+    With K_i = log c_i - r_i, every a_i >= K_i - x_i (x = log u~). A round examines, for row p
+    and sample j, the m coordinates of smallest K (per sample) and the m' coordinates of largest
+    x (per row; in round 1 only for rows that side K alone leaves unsettled for > k/8 samples,
+    with x_next = the row's maximum otherwise); every other coordinate has K_i >= K_next(j) and
     x_i <= x_next(p), so a_i >= K_next(j) - x_next(p), and the best a found is the minimum once
-    that bound exceeds it (plus a rounding margin). Unsettled pairs repeat with 4m.
+    that bound exceeds it by a rounding margin. Unsettled pairs repeat with 4 times more
+    candidates on both sides, up to all of them, so the result is always exact.
     """
     n_rows = indptr.size - 1
     u = distinct.size
