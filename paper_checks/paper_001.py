@@ -7,21 +7,24 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.claims import CONFIRMED, CONTRADICTED, Budget, Claim, Verdict, agreement
+from varlab.claims import CONFIRMED, CONTRADICTED, Budget, Claim, Verdict
 from varlab.theory import rff
 
-from .rff_section import MOMENT_POINTS, _parameters, _points, _simulate
+from .rff_section import moment_check
+
+STATEMENTS = {
+    "eq11": "fRBF(u, v; gamma) = E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = "
+            "e^{-gamma(1-rho)}/2 + e^{-gamma(1+rho)}/2.",
+    "fig1": "Plotted against E, Var/E^2 of RFF can be compared with GCWS's (1 - E)/E (Fig. 1 right); "
+            "varlab makes this exact: RFF's curve depends on E only, and lies above GCWS's.",
+}
 
 FIGURE1_GAMMAS = (0.5, 1.0, 5.0)
 
 
-def check_folded_rbf(budget: Budget) -> Verdict:
-    result = _simulate("rff_no_phase", MOMENT_POINTS, [1], budget, 101)
-    rho, gamma = _points(MOMENT_POINTS)
-    return agreement("001.eq11", "001, Eq. (11) and (13)", STATEMENTS["eq11"],
-                     theory=rff.no_phase_mean(rho=rho, gamma=gamma), estimate=result.mean[:, 0],
-                     standard_error=result.se_mean[:, 0], parameters=_parameters(MOMENT_POINTS, [1]),
-                     budget=budget, quantity="mean of one no-phase sample (fRBF)")
+check_folded_rbf = moment_check("001.eq11", "001, Eq. (11) and (13)", STATEMENTS["eq11"],
+                                model="rff_no_phase", formula=rff.no_phase_mean, moment="mean", k=[1],
+                                salt=101, quantity="mean of one no-phase sample (fRBF)")
 
 
 def check_relative_variance_against_E(budget: Budget) -> Verdict:
@@ -43,12 +46,6 @@ def check_relative_variance_against_E(budget: Budget) -> Verdict:
                    CONFIRMED if ok else CONTRADICTED, None, None, None, summary, budget.name)
 
 
-STATEMENTS = {
-    "eq11": "fRBF(u, v; gamma) = E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = "
-            "e^{-gamma(1-rho)}/2 + e^{-gamma(1+rho)}/2.",
-    "fig1": "Plotted against E, Var/E^2 of RFF can be compared with GCWS's (1 - E)/E (Fig. 1 right); "
-            "varlab makes this exact: RFF's curve depends on E only, and lies above GCWS's.",
-}
 
 CLAIMS = [
     Claim("001.eq11", "001, Eq. (11)", STATEMENTS["eq11"], check_folded_rbf),

@@ -12,6 +12,23 @@ from varlab.plotting import FIGURE2_K, FIGURE2_PANELS
 from varlab.claims import CONFIRMED, CONTRADICTED, Z_MAX, Budget, Claim, Verdict, agreement
 from varlab.theory import nrff, rff
 
+STATEMENTS = {
+    "eq16": "E[sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w)] = exp(-gamma (1 - rho)).",
+    "eq17": "E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = e^{-gamma(1-rho)}/2 + e^{-gamma(1+rho)}/2.",
+    "eq18": "Var of one RFF sample = 1/2 + (1 - e^{-2 gamma (1 - rho)})^2 / 2, so k samples give V/k.",
+    "no_phase_var": "Var[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = [(1 - e^{-2gamma(1-rho)})^2 + "
+                    "(1 - e^{-2gamma(1+rho)})^2] / 8 (not in the papers).",
+    "half": "The RFF variance has a constant 1/2 term: it is >= 1/2 everywhere and equals 1/2 even "
+            "at rho = 1 (identical vectors).",
+    "vn_below": "V_n < V everywhere, and V_n = 0 at rho = 1.",
+    "eq20": "sqrt(k)(NRFF - e^{-gamma(1-rho)}) -> N(0, V_n): at large k the MSE is V_n/k (+ O(1/k^2)).",
+    "k10": "The asymptotic variance formula (20) becomes accurate for merely k > 10 (varlab: k MSE "
+           "within 5% of V_n for every k > 10, on the six Fig. 2 panels; theory/estimate columns: "
+           "k MSE / V_n at k = 13 in the worst panel).",
+    "bias": "E[NRFF] = e^{-gamma(1-rho)} + b1/k + O(1/k^2) (second-order delta method; not in the paper).",
+    "c2": "MSE(NRFF) = V_n/k + c2/k^2 + O(1/k^3) (fourth-order delta method; not in the paper).",
+}
+
 #: (rho, gamma) points for per-sample moment checks: similarity high to negative, gamma small to large.
 MOMENT_POINTS = [(rho, gamma) for gamma in (0.5, 1.0, 5.0) for rho in (-0.5, 0.0, 0.5, 0.9, 0.99)]
 
@@ -33,44 +50,39 @@ def _parameters(pairs, k_values):
     return [dict(rho=r, gamma=g, k=int(kk)) for (r, g) in pairs for kk in k_values]
 
 
-def check_rff_mean(budget: Budget) -> Verdict:
-    result = _simulate("rff", MOMENT_POINTS, [1], budget, 1)
-    rho, gamma = _points(MOMENT_POINTS)
-    return agreement("000.thm2.eq16", "000, Thm 2, Eq. (16)", STATEMENTS["eq16"],
-                     theory=rff.mean(rho=rho, gamma=gamma), estimate=result.mean[:, 0],
-                     standard_error=result.se_mean[:, 0], parameters=_parameters(MOMENT_POINTS, [1]),
-                     budget=budget, quantity="mean of one RFF sample")
+def moment_check(claim_id, source, statement, *, model, formula, moment, k, salt, quantity):
+    """A check of one per-sample moment formula against the engine at MOMENT_POINTS.
+
+    ``moment`` is "mean" (theory: ``formula``) or "variance" (theory: ``formula`` / k).
+    """
+    def check(budget: Budget) -> Verdict:
+        result = _simulate(model, MOMENT_POINTS, k, budget, salt)
+        rho, gamma = _points(MOMENT_POINTS)
+        per_sample = formula(rho=rho, gamma=gamma)[:, None]
+        kk = np.asarray(k, dtype=float)[None, :]
+        theory = per_sample / kk if moment == "variance" else np.broadcast_to(per_sample, result.mean.shape)
+        estimate, se = ((result.variance, result.se_variance) if moment == "variance"
+                        else (result.mean, result.se_mean))
+        return agreement(claim_id, source, statement, theory=theory, estimate=estimate, standard_error=se,
+                         parameters=_parameters(MOMENT_POINTS, k), budget=budget, quantity=quantity)
+    return check
 
 
-def check_no_phase_mean(budget: Budget) -> Verdict:
-    result = _simulate("rff_no_phase", MOMENT_POINTS, [1], budget, 2)
-    rho, gamma = _points(MOMENT_POINTS)
-    return agreement("000.thm2.eq17", "000, Thm 2, Eq. (17)", STATEMENTS["eq17"],
-                     theory=rff.no_phase_mean(rho=rho, gamma=gamma), estimate=result.mean[:, 0],
-                     standard_error=result.se_mean[:, 0], parameters=_parameters(MOMENT_POINTS, [1]),
-                     budget=budget, quantity="mean of one no-phase sample")
-
-
-def check_rff_variance(budget: Budget) -> Verdict:
-    k = [1, 10, 100]
-    result = _simulate("rff", MOMENT_POINTS, k, budget, 3)
-    rho, gamma = _points(MOMENT_POINTS)
-    kk = np.asarray(k, dtype=float)
-    theory = rff.variance(rho=rho, gamma=gamma)[:, None] / kk[None, :]
-    return agreement("000.thm2.eq18", "000, Thm 2, Eq. (18); variance V/k exactly for k samples",
-                     STATEMENTS["eq18"], theory=theory, estimate=result.variance,
-                     standard_error=result.se_variance, parameters=_parameters(MOMENT_POINTS, k),
-                     budget=budget, quantity="variance of the k-sample RFF estimator")
-
-
-def check_no_phase_variance(budget: Budget) -> Verdict:
-    result = _simulate("rff_no_phase", MOMENT_POINTS, [1, 10], budget, 4)
-    rho, gamma = _points(MOMENT_POINTS)
-    theory = rff.no_phase_variance(rho=rho, gamma=gamma)[:, None] / np.array([1.0, 10.0])[None, :]
-    return agreement("varlab.no_phase_variance", rff.no_phase_variance.source, STATEMENTS["no_phase_var"],
-                     theory=theory, estimate=result.variance, standard_error=result.se_variance,
-                     parameters=_parameters(MOMENT_POINTS, [1, 10]), budget=budget,
-                     quantity="variance of the k-sample no-phase estimator")
+check_rff_mean = moment_check("000.thm2.eq16", "000, Thm 2, Eq. (16)", STATEMENTS["eq16"],
+                              model="rff",
+                              formula=rff.mean, moment="mean", k=[1, 10], salt=1,
+                              quantity="mean of the k-sample RFF estimator")
+check_no_phase_mean = moment_check("000.thm2.eq17", "000, Thm 2, Eq. (17)", STATEMENTS["eq17"],
+                                   model="rff_no_phase",
+                                   formula=rff.no_phase_mean, moment="mean", k=[1, 10], salt=2,
+                                   quantity="mean of the k-sample no-phase estimator")
+check_rff_variance = moment_check("000.thm2.eq18", "000, Thm 2, Eq. (18); variance V/k exactly for k samples",
+                                  STATEMENTS["eq18"], model="rff", formula=rff.variance, moment="variance",
+                                  k=[1, 10, 100], salt=3, quantity="variance of the k-sample RFF estimator")
+check_no_phase_variance = moment_check("varlab.no_phase_variance", rff.no_phase_variance.source,
+                                       STATEMENTS["no_phase_var"], model="rff_no_phase", formula=rff.no_phase_variance,
+                                       moment="variance", k=[1, 10], salt=4,
+                                       quantity="variance of the k-sample no-phase estimator")
 
 
 def check_constant_half(budget: Budget) -> Verdict:
@@ -211,22 +223,6 @@ def check_nrff_second_order(budget: Budget) -> Verdict:
                      quantity="MSE of NRFF vs V_n/k + c2/k^2")
 
 
-STATEMENTS = {
-    "eq16": "E[sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w)] = exp(-gamma (1 - rho)).",
-    "eq17": "E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = e^{-gamma(1-rho)}/2 + e^{-gamma(1+rho)}/2.",
-    "eq18": "Var of one RFF sample = 1/2 + (1 - e^{-2 gamma (1 - rho)})^2 / 2, so k samples give V/k.",
-    "no_phase_var": "Var[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = [(1 - e^{-2gamma(1-rho)})^2 + "
-                    "(1 - e^{-2gamma(1+rho)})^2] / 8 (not in the papers).",
-    "half": "The RFF variance has a constant 1/2 term: it is >= 1/2 everywhere and equals 1/2 even "
-            "at rho = 1 (identical vectors).",
-    "vn_below": "V_n < V everywhere, and V_n = 0 at rho = 1.",
-    "eq20": "sqrt(k)(NRFF - e^{-gamma(1-rho)}) -> N(0, V_n): at large k the MSE is V_n/k (+ O(1/k^2)).",
-    "k10": "The asymptotic variance formula (20) becomes accurate for merely k > 10 (varlab: k MSE "
-           "within 5% of V_n for every k > 10, on the six Fig. 2 panels; theory/estimate columns: "
-           "k MSE / V_n at k = 13 in the worst panel).",
-    "bias": "E[NRFF] = e^{-gamma(1-rho)} + b1/k + O(1/k^2) (second-order delta method; not in the paper).",
-    "c2": "MSE(NRFF) = V_n/k + c2/k^2 + O(1/k^3) (fourth-order delta method; not in the paper).",
-}
 
 CLAIMS = [
     Claim("000.thm2.eq16", "000, Thm 2, Eq. (16)", STATEMENTS["eq16"], check_rff_mean),
