@@ -169,7 +169,7 @@ def gmm_limit_table(budget: Budget, rhos=LIMIT_RHOS, dimensions=LIMIT_DIMENSIONS
         for rho in rhos:
             g = float(gcws.g_of_rho(rho=rho))
             limit, limit_se = (population_gmm_limit(law, rho, x_shift, y_shift, y_scale, rng)
-                               if law != "cauchy" else (np.nan, np.nan))
+                               if law != "cauchy" else (None, None))
             row = dict(case=name, rho=rho, g=g, varlab_limit=limit, varlab_limit_se=limit_se)
             for dimension in dimensions:
                 values = []
@@ -213,7 +213,7 @@ def check_gmm_limit_beyond_model(budget: Budget) -> Verdict:
     for row in rows:
         converges = _holds(row, last, row["g"])
         (holds_g if converges else fails_g).append(f"{row['case']} (rho={row['rho']})")
-        if np.isfinite(row["varlab_limit"]):
+        if row["varlab_limit"] is not None:
             combined = np.hypot(row[f"se_D{last}"], row["varlab_limit_se"])
             gap = row[f"error_D{last}"] + row["g"] - row["varlab_limit"]
             row["matches_varlab_limit"] = bool(abs(gap) <= Z_MAX * combined)

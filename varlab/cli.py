@@ -47,7 +47,8 @@ def run_figures(only=None, budget_name="quick", out=None) -> list[Path]:
         figure = recipe.build(budget)
         for suffix in ("png", "pdf"):
             path = out / f"{figure_id}.{suffix}"
-            figure.savefig(path, dpi=120)
+            # no creation date in the PDF, so that the same budget gives the same file
+            figure.savefig(path, dpi=120, metadata={"CreationDate": None} if suffix == "pdf" else None)
             written.append(path)
         plt.close(figure)
         _log(f"figure {figure_id}: done in {time.perf_counter() - start:.1f} s")
