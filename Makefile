@@ -21,7 +21,7 @@ reproduce: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
-	$(BIN)/python benchmarks/run.py
+	$(BIN)/varlab bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

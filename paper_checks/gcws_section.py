@@ -64,6 +64,8 @@ def _hash_samples(budget: Budget) -> int:
 
 
 def check_theorem1(budget: Budget) -> Verdict:
+    """000, Thm 1, Eq. (10)-(12): full GCWS collision rates of signed pairs against GMM (Eq. 8),
+    in binomial standard errors."""
     pairs, labels = signed_pairs(_seed(budget, 301))
     k = _hash_samples(budget)
     truth = np.array([kernels.gmm(u[None], v[None])[0, 0] for u, v in pairs])
@@ -76,6 +78,7 @@ def check_theorem1(budget: Budget) -> Verdict:
 
 
 def check_zero_bit(budget: Budget) -> Verdict:
+    """000, §1.4, Eq. (13): the bias of the 0-bit collision rate Pr{i*_u = i*_v} against GMM."""
     pairs, labels = signed_pairs(_seed(budget, 303))
     rng = np.random.default_rng(_seed(budget, 304))
     for scale in (1.5, 3.0, 10.0):
@@ -190,6 +193,7 @@ def _holds(row, dimension, reference):
 
 
 def check_gmm_limit(budget: Budget) -> Verdict:
+    """000, §3, Eq. (22): GMM -> g(rho) as D grows, under the paper's model (centred bivariate normal)."""
     rows = [dict(row) for row in gmm_limit_table(budget)]
     last = LIMIT_DIMENSIONS[-1]
     paper = [row for row in rows if row["case"] == LIMIT_CASES[0][0]]
@@ -207,6 +211,7 @@ def check_gmm_limit(budget: Budget) -> Verdict:
 
 
 def check_gmm_limit_beyond_model(budget: Budget) -> Verdict:
+    """varlab's own: beyond the model of Eq. (22), GMM -> L (``population_gmm_limit``)."""
     rows = [dict(row) for row in gmm_limit_table(budget)]
     last = LIMIT_DIMENSIONS[-1]
     holds_g, fails_g, matches_limit = [], [], True
@@ -322,6 +327,7 @@ def asymptotic_region(rhos=None, gammas=(0.1, 1.0, 10.0, 100.0), ks=(10, 100, 1_
 
 
 def check_theorem4_region(budget: Budget) -> Verdict:
+    """000, Thm 4, Eq. (25)-(26): where V_g/k is within 5% of the exact finite-k variance."""
     rows = asymptotic_region()
     never = [r for r in rows if r["k_within_5pct"] is None]
     large = max(rows, key=lambda r: r["relative_error_k100000"])
@@ -356,7 +362,7 @@ def check_figure4(budget: Budget) -> Verdict:
     failures = [r for r in rows if r["rho_where_ratio_first_below_1"] is not None
                 and r["rho_where_ratio_first_below_1"] < 0.9]
     summary = ("per gamma, the smallest rho on the grid with V_n/V_g < 1: "
-               + ", ".join(f"gamma={r['gamma']}: {r['rho_where_ratio_first_below_1']}" for r in rows)
+               + ", ".join(f"gamma={r['gamma']}: {r['rho_where_ratio_first_below_1']:.4g}" for r in rows)
                + f"; gammas where GCWS loses already below rho = 0.9: {[r['gamma'] for r in failures]}")
     return Verdict("000.fig4", "000, §3, Fig. 4 and its caption", STATEMENTS["fig4"],
                    CONTRADICTED if failures else CONFIRMED, None, None, None, summary, budget.name, rows)

@@ -86,6 +86,8 @@ check_no_phase_variance = moment_check("varlab.no_phase_variance", rff.no_phase_
 
 
 def check_constant_half(budget: Budget) -> Verdict:
+    """000, Thm 2, Eq. (18): the per-sample RFF variance is 1/2 at rho = 1 (simulated) and >= 1/2
+    on a (rho, gamma) grid (analytic)."""
     pairs = [(1.0, gamma) for gamma in (0.1, 1.0, 10.0, 100.0)]
     result = _simulate("rff", pairs, [1], budget, 5)
     rho, gamma = _points(pairs)
@@ -104,6 +106,8 @@ def check_constant_half(budget: Budget) -> Verdict:
 
 
 def check_vn_below_v(budget: Budget) -> Verdict:
+    """000, Thm 3, remark after Eq. (21): V_n < V on a grid (Eq. 20 vs Eq. 21), V_n = 0 at rho = 1,
+    and simulated NRFF is exact (MSE = variance = 0) at rho = 1."""
     grid_rho = np.concatenate([np.linspace(-1, 1, 4001), 1 - np.logspace(-15, -1, 57)])[:, None]
     grid_gamma = np.logspace(-3, 3, 121)[None, :]
     v = rff.variance(rho=grid_rho, gamma=grid_gamma)
@@ -126,6 +130,7 @@ def check_vn_below_v(budget: Budget) -> Verdict:
 
 
 def check_nrff_asymptotic(budget: Budget) -> Verdict:
+    """000, Thm 3, Eq. (19)-(20): simulated MSE of NRFF at large k against V_n/k + c2/k^2, in SE."""
     large_k = [500, 1000]
     result = _simulate("nrff", FIGURE2_PANELS, large_k, budget, 9)
     rho, gamma = _points(FIGURE2_PANELS)
@@ -201,6 +206,7 @@ def check_nrff_k_threshold(budget: Budget) -> Verdict:
 
 
 def check_nrff_bias(budget: Budget) -> Verdict:
+    """varlab's own: simulated bias of NRFF against b1/k (``nrff.bias_coefficient``), in SE."""
     k = [50, 100, 200]
     result = _simulate("nrff", FIGURE2_PANELS, k, budget, 10)
     rho, gamma = _points(FIGURE2_PANELS)
@@ -212,6 +218,8 @@ def check_nrff_bias(budget: Budget) -> Verdict:
 
 
 def check_nrff_second_order(budget: Budget) -> Verdict:
+    """varlab's own: simulated MSE of NRFF at moderate k against V_n/k + c2/k^2
+    (``nrff.mse_expansion``; V_n is 000, Eq. 20), in SE."""
     k = [20, 50, 100]
     result = _simulate("nrff", FIGURE2_PANELS, k, budget, 11)
     rho, gamma = _points(FIGURE2_PANELS)

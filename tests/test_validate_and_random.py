@@ -56,3 +56,49 @@ def test_spawn_is_repeatable():
     first = [c.generate_state(2).tolist() for c in _random.spawn(3, 4)]
     second = [c.generate_state(2).tolist() for c in _random.spawn(3, 4)]
     assert first == second and len({tuple(x) for x in first}) == 4
+
+
+@pytest.mark.parametrize("value", [None, "0.5", True, np.array([0.1, 0.2j]), [0.1, "x"]])
+def test_real_array_rejects_what_float_conversion_would_accept(value):
+    # None -> nan, "0.5" -> 0.5, True -> 1.0 and complex -> its real part, silently, otherwise
+    with pytest.raises(TypeError, match="rho"):
+        _validate.correlation(value)
+
+
+@pytest.mark.parametrize("X", [np.array([[1.0 + 1.0j, 2.0]]), np.array([["1", "2"]])])
+def test_data_matrix_rejects_complex_and_strings(X):
+    import scipy.sparse as sp
+
+    with pytest.raises(TypeError, match="X must hold real numbers"):
+        _validate.data_matrix(X)
+    if X.dtype.kind == "c":
+        with pytest.raises(TypeError, match="X must hold real numbers"):
+            _validate.data_matrix(sp.csr_matrix(X))
+
+
+def test_int_grid_rejects_booleans_and_strings():
+    for bad in ([True], ["a"]):
+        with pytest.raises(TypeError, match="k must hold integers"):
+            _validate.int_grid(bad, "k")
+
+
+def test_public_entry_points_name_the_bad_parameter():
+    from varlab.features import GCWS, gmm_estimate
+    from varlab.mc import correlated_unit_vectors, get_model
+
+    for rho in (2.0, np.nan):
+        with pytest.raises(ValueError, match="rho"):
+            correlated_unit_vectors(rho, 3)
+    with pytest.raises(TypeError, match="dimension"):
+        correlated_unit_vectors(0.5, 2.5)
+    with pytest.raises(TypeError, match="data_dimension"):
+        get_model("gcws_rbf_hashed", data_dimension=2.7)
+    with pytest.raises(ValueError, match="data_dimension"):
+        get_model("gcws_rbf_hashed", data_dimension=0)
+    hashes = (np.array([[1.5]]), np.array([[0]]))
+    with pytest.raises(TypeError, match="integers"):
+        gmm_estimate(hashes, hashes)
+    with pytest.raises(TypeError, match="i_star must hold integers"):
+        GCWS(4, b=2, zero_bit=True, random_state=0).code(np.array([[1.7, 3.2]]))
+    with pytest.raises(ValueError, match="nonnegative"):
+        GCWS(4, b=2, zero_bit=True, random_state=0).code(np.array([[-1, 3]]))

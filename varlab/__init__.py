@@ -1,3 +1,12 @@
 """varlab: checkable theory, Monte Carlo and fast implementations of random-feature and
-hashing estimators of kernels (RFF, NRFF, GCWS, ...)."""
+hashing estimators of kernels (RFF, NRFF, GCWS, ...).
+
+Subpackages: ``kernels`` (exact kernels), ``theory`` (closed forms: rff, nrff, gcws, each
+symbolic + numeric + mpmath), ``features`` (RFF, GCWS), ``mc`` (Monte Carlo engine),
+``claims`` (paper claims -> verdicts), ``plotting`` (figure recipes), ``adapters``
+(scikit-learn transformers, extra ``ml``).
+"""
+from . import claims, features, kernels, mc, theory
+
 __version__ = "0.1.0"
+__all__ = ["claims", "features", "kernels", "mc", "theory", "__version__"]

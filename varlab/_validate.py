@@ -11,12 +11,20 @@ import numpy as np
 import scipy.sparse as sp
 
 
+#: numpy dtype kinds that are not real numbers: bool, complex, str, bytes, void, datetimes
+_NON_REAL_KINDS = frozenset("bcUSVMm")
+
+
 def real_array(value, name: str, *, low=None, high=None, low_open=False, high_open=False):
     """Return ``value`` as a float64 array, checking it is finite and inside [low, high].
 
     ``low_open``/``high_open`` make the corresponding bound strict.
     """
+    # reject what float64 conversion would silently accept: None (-> nan), strings ("0.5"),
+    # booleans (True -> 1.0) and complex numbers (imaginary part discarded)
     try:
+        if value is None or np.asarray(value).dtype.kind in _NON_REAL_KINDS:
+            raise TypeError
         array = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise TypeError(f"{name} must be a real number or array of real numbers, got {value!r}") from None
@@ -66,6 +74,8 @@ def int_grid(values, name: str, *, minimum: int = 1) -> np.ndarray:
     array = np.atleast_1d(np.asarray(values))
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"{name} must be a non-empty 1-d sequence of integers, got {values!r}")
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{name} must hold integers, got {values!r}")
     if not np.issubdtype(array.dtype, np.integer):
         if not np.all(np.isfinite(array.astype(float))) or np.any(array != np.round(array)):
             raise TypeError(f"{name} must hold integers, got {values!r}")
@@ -85,6 +95,8 @@ def data_matrix(X, name: str = "X", *, allow_sparse: bool = True, dtypes=(np.flo
     if sp.issparse(X):
         if not allow_sparse:
             raise TypeError(f"{name} must be a dense array; sparse input is not supported here")
+        if X.dtype.kind in _NON_REAL_KINDS - {"b"}:
+            raise TypeError(f"{name} must hold real numbers, got dtype {X.dtype}")
         X = sp.csr_matrix(X)
         if X.dtype not in dtypes:
             X = X.astype(np.float64)
@@ -95,6 +107,8 @@ def data_matrix(X, name: str = "X", *, allow_sparse: bool = True, dtypes=(np.flo
         array = np.asarray(X)
     except Exception:
         raise TypeError(f"{name} must be a 2-d array-like of real numbers") from None
+    if array.dtype.kind in _NON_REAL_KINDS - {"b"}:
+        raise TypeError(f"{name} must hold real numbers, got dtype {array.dtype}")
     if array.dtype not in dtypes:
         try:
             array = array.astype(np.float64)

@@ -64,6 +64,7 @@ class Verdict:
     derived_by_varlab: bool = False
 
     def to_json(self) -> dict:
+        """A JSON-serialisable dict (numpy scalars to Python, non-finite floats to strings)."""
         return _jsonable(asdict(self))
 
 
@@ -93,6 +94,7 @@ class Claim:
     derived_by_varlab: bool = False
 
     def run(self, budget_name="quick") -> Verdict:
+        """Run the check at a budget (a name of ``BUDGETS`` or a ``Budget``) and return its Verdict."""
         verdict = self.check(budget(budget_name))
         verdict.derived_by_varlab = self.derived_by_varlab
         return verdict

@@ -1,9 +1,10 @@
-"""The ``varlab`` command: figures, check, simulate, reproduce.
+"""The ``varlab`` command: figures, check, simulate, reproduce, bench.
 
     varlab figures [--only ID ...] [--budget quick|full] [--out DIR]
     varlab check [--paper 000 ...] [--budget quick|full] [--out DIR]
     varlab simulate MODEL --rho R [R ...] --gamma G [G ...] --k K [K ...] [--repetitions N]
     varlab reproduce [--budget quick|full]
+    varlab bench [NAME ...]
 """
 from __future__ import annotations
 
@@ -98,6 +99,7 @@ def run_checks(papers=None, budget_name="quick", out=None):
 
 
 def run_simulate(args) -> None:
+    """``varlab simulate``: run ``mc.simulate`` and print one JSON record per (point, k)."""
     from . import mc
 
     result = mc.simulate(args.model, k=args.k, rho=np.asarray(args.rho), gamma=np.asarray(args.gamma),
@@ -105,7 +107,18 @@ def run_simulate(args) -> None:
     print(json.dumps(result.records(), indent=1, default=float))
 
 
+def run_bench(names) -> int:
+    """Run benchmarks/run.py of the source checkout in the current directory."""
+    import subprocess
+
+    script = _repository_root() / "benchmarks" / "run.py"
+    if not script.exists():
+        raise SystemExit(f"varlab bench: {script} not found; run it from a varlab source checkout")
+    return subprocess.run([sys.executable, str(script), *names], check=False).returncode
+
+
 def main(argv=None) -> int:
+    """Entry point of the ``varlab`` command (see the module docstring); returns the exit status."""
     parser = argparse.ArgumentParser(prog="varlab", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -130,6 +143,10 @@ def main(argv=None) -> int:
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("--n-jobs", type=int, default=1)
 
+    bench = commands.add_parser("bench", help="run the benchmarks into benchmarks/RESULTS.md "
+                                              "(from a source checkout; needs the 'bench' extra)")
+    bench.add_argument("names", nargs="*", help="only the benchmarks whose file name contains these")
+
     reproduce = commands.add_parser("reproduce", help="all figures and all checks")
     reproduce.add_argument("--budget", default="quick", choices=budgets)
 
@@ -140,7 +157,12 @@ def main(argv=None) -> int:
         verdicts = run_checks(args.paper, args.budget, args.out)
         _summary(verdicts)
     elif args.command == "simulate":
-        run_simulate(args)
+        try:
+            run_simulate(args)
+        except (ValueError, TypeError) as error:   # bad arguments: a message, not a traceback
+            simulate.error(str(error))
+    elif args.command == "bench":
+        return run_bench(args.names)
     elif args.command == "reproduce":
         start = time.perf_counter()
         run_figures(None, args.budget)

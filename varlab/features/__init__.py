@@ -1,2 +1,4 @@
+"""The estimators users import: ``RFF`` (RFF, NRFF, no-phase; 000 §2) and ``GCWS`` (000 §1.3-1.4,
+Algorithm 1) with its b-bit coding and GMM estimate. Features never import mc or claims."""
 from .rff import RFF
 from .cws import GCWS, bbit_code, gmm_estimate

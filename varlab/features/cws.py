@@ -518,10 +518,17 @@ def bbit_code(values, b: int) -> sp.csr_matrix:
                          shape=(n, width * k))
 
 
+def _is_integer(array: np.ndarray) -> bool:
+    return array.dtype != bool and np.issubdtype(array.dtype, np.integer)
+
+
 def _check_hashes(hashes, name):
     if not isinstance(hashes, tuple) or len(hashes) != 2:
         raise TypeError(f"{name} must be an (i_star, t_star) pair as returned by GCWS.hash")
     i_star, t_star = (np.asarray(h) for h in hashes)
+    if not (_is_integer(i_star) and _is_integer(t_star)):
+        raise TypeError(f"{name}: i_star and t_star must hold integers, got dtypes "
+                        f"{i_star.dtype} and {t_star.dtype}")
     if i_star.shape != t_star.shape or i_star.ndim == 0:
         raise ValueError(f"{name}: i_star and t_star must have the same shape (..., k), got "
                          f"{i_star.shape} and {t_star.shape}")
@@ -606,6 +613,12 @@ class GCWS:
             raise ValueError("b must be set (an integer in [1, 32]) to code or transform; got b=None")
         if not self.zero_bit and t_star is None:
             raise ValueError("t_star is required to code full GCWS samples (zero_bit=False)")
+        for name, value in (("i_star", i_star), ("t_star", t_star)):
+            if value is not None and not _is_integer(np.asarray(value)):
+                raise TypeError(f"{name} must hold integers (as returned by hash), got dtype "
+                                f"{np.asarray(value).dtype}")
+        if np.asarray(i_star).size and np.min(i_star) < 0:
+            raise ValueError("i_star must hold nonnegative coordinate indices (as returned by hash)")
         return bbit_code(_sample_values(i_star, t_star, self.zero_bit), self.b)
 
     def transform(self, X) -> sp.csr_matrix:

@@ -10,8 +10,10 @@ from .engine import SimulationResult, block_layout, correlated_unit_vectors, sim
 from .models import (Model, NRFFModel, RFFModel, RFFNoPhaseModel, Workspace, available_models,
                      get_model, register)
 from .stats import Moments, difference_z_score, variance_standard_error, within, z_score
+from .gcws_models import GCWSRBFHashedModel, GCWSRBFModel  # registers "gcws_rbf", "gcws_rbf_hashed"
 
 __all__ = ["simulate", "SimulationResult", "block_layout", "correlated_unit_vectors",
-           "Model", "Workspace", "RFFModel", "RFFNoPhaseModel", "NRFFModel", "register",
+           "Model", "Workspace", "RFFModel", "RFFNoPhaseModel", "NRFFModel", "GCWSRBFModel",
+           "GCWSRBFHashedModel", "register",
            "get_model", "available_models", "Moments", "variance_standard_error", "z_score",
            "within", "difference_z_score"]

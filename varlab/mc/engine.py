@@ -192,9 +192,10 @@ def _child(parent: np.random.SeedSequence, index: int) -> np.random.SeedSequence
 
 
 def correlated_unit_vectors(rho: float, dimension: int) -> np.ndarray:
-    """A (2, dimension) array [u; v] of unit vectors with <u, v> = rho: u = e1, v = rho e1 + s e2."""
-    if dimension < 2:
-        raise ValueError(f"dimension must be an integer >= 2, got {dimension!r}")
+    """A (2, dimension) array [u; v] of unit vectors with <u, v> = rho: u = e1, v = rho e1 + s e2,
+    s = sqrt(1 - rho^2) (the correlation of 000, Eq. 1, realised in R^dimension)."""
+    rho = float(_validate.correlation(rho, "rho"))
+    dimension = _validate.positive_int(dimension, "dimension", minimum=2)
     uv = np.zeros((2, dimension))
     uv[0, 0] = 1.0
     uv[1, 0] = rho
@@ -343,7 +344,8 @@ def simulate(model, *, k, rho, gamma, n_repetitions, random_state=None, n_jobs=1
     through : "model" or "features"
         "features" draws through the real feature map ``varlab.features.RFF`` applied to unit
         vectors u, v in R^dimension with <u, v> = rho (one RFF per block, ``n_components =
-        repetitions_in_block * k_max``, seeded with the block's child seed).
+        repetitions_in_block * k_max``, seeded with the block's child seed; when k_max exceeds
+        the block budget, one RFF per column slab s, seeded with the s-th child of that seed).
     dimension : int >= 2, optional
         Dimension D of u, v for ``through="features"`` (default 2).
 

@@ -18,6 +18,7 @@ import functools
 
 import numpy as np
 
+from .. import _validate
 from ..theory import gcws as gcws_theory
 from .models import Model, register
 
@@ -76,8 +77,8 @@ class GCWSRBFHashedModel(Model):
     description = "GCWS-based RBF estimator from real GCWS hashes of a bivariate-normal pair"
 
     def __init__(self, data_dimension: int = 100, data_seed: int = 0):
-        self.dimension = int(data_dimension)
-        self.data_seed = int(data_seed)
+        self.dimension = _validate.positive_int(data_dimension, "data_dimension")
+        self.data_seed = _validate.positive_int(data_seed, "data_seed", minimum=0)
 
     def effective_rho(self, rho) -> np.ndarray:
         """rho(GMM(u, v)) of the model pair at each rho (Eq. 23)."""

@@ -23,11 +23,13 @@ set ``feature_phase`` (True/False, passed to ``RFF(phase=...)``) and implement
 ``feature_terms(X, Y, out)``, which turns the ``(n, k)`` component values of u and v into the
 same terms that ``sample`` produces.
 
-Adding a model is a short subclass plus ``register``; for example the GCWS-based RBF estimator
-of paper 000, Thm 4 (Xbar the mean of k Bernoulli(g) collisions)::
+Adding a model is a short subclass plus ``register``; for example an RBF estimator in the style
+of paper 000, Thm 4 (Xbar the mean of k Bernoulli(g) collisions, with a user-supplied g; varlab's
+own Thm 4 models are registered as "gcws_rbf" and "gcws_rbf_hashed" in ``varlab.mc.gcws_models``,
+so a new model needs a name of its own)::
 
-    class GCWSRBF(Model):
-        name = "gcws_rbf"
+    class BernoulliRBF(Model):
+        name = "my_bernoulli_rbf"
         n_terms = 1
 
         def __init__(self, collision_probability):
@@ -46,7 +48,7 @@ of paper 000, Thm 4 (Xbar the mean of k Bernoulli(g) collisions)::
             xbar = sums[0] / k
             return np.exp(-2.0 * gamma * ((1.0 - xbar) / (1.0 + xbar)) ** 2)
 
-    register(GCWSRBF)      # simulate("gcws_rbf", ..., collision_probability=g)
+    register(BernoulliRBF)      # simulate("my_bernoulli_rbf", ..., collision_probability=g)
 
 Model instances must be picklable (define the class at module level) to run with the
 ``loky`` backend.
@@ -96,16 +98,21 @@ class Model:
     description: str = ""
 
     def target(self, rho, gamma) -> np.ndarray:
+        """The value the estimator estimates at (rho, gamma) (numpy, broadcasting)."""
         raise NotImplementedError
 
     def sample(self, rng: np.random.Generator, n: int, k: int, rho: float, gamma: float,
                out: np.ndarray, workspace: Workspace) -> None:
+        """Fill ``out`` (n_terms, n, k) with the per-sample terms of n repetitions, drawing only
+        from ``rng``."""
         raise NotImplementedError
 
     def combine(self, sums: np.ndarray, k: np.ndarray, rho: float, gamma: float) -> np.ndarray:
+        """The (n_k, n) estimates from the prefix sums ``sums`` (n_terms, n_k, n) of the terms."""
         raise NotImplementedError
 
     def feature_terms(self, X: np.ndarray, Y: np.ndarray, out: np.ndarray) -> None:
+        """The terms of ``sample`` from the (n, k) feature-map components X of u and Y of v."""
         raise NotImplementedError(f"model {self.name!r} cannot be simulated through the feature map")
 
     def __repr__(self) -> str:
@@ -250,24 +257,8 @@ def register(factory: Callable[..., Model], name: str | None = None, *, overwrit
     return factory
 
 
-#: modules of varlab that register further models when imported (loaded on first need)
-_PLUGIN_MODULES = ("varlab.mc.gcws_models",)
-
-
-def _import_plugins() -> None:
-    import importlib
-
-    for module in _PLUGIN_MODULES:
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as error:   # only the plug-in module itself may be absent
-            if error.name != module:
-                raise
-
-
 def available_models() -> list[str]:
-    """Names accepted by ``simulate(model=...)`` (including varlab's plug-in model modules)."""
-    _import_plugins()
+    """Names accepted by ``simulate(model=...)``."""
     return sorted(_REGISTRY)
 
 
@@ -280,9 +271,6 @@ def get_model(model, **options) -> Model:
         return model
     if isinstance(model, str):
         factory = _REGISTRY.get(model)
-        if factory is None:
-            _import_plugins()
-            factory = _REGISTRY.get(model)
         if factory is None:
             raise ValueError(f"model must be one of {available_models()} or a varlab.mc.models.Model "
                              f"instance, got {model!r}")

@@ -62,7 +62,10 @@ no_phase_variance = Formula(
 
 
 def _relative(variance_values, mean_values):
-    return variance_values / mean_values ** 2
+    # E^2 underflows to 0 once gamma (1 - rho) > ~372: Var/E^2 is then above the float64 range
+    # and +inf is returned (never NaN: Var >= 1/2)
+    with np.errstate(divide="ignore", over="ignore", under="ignore"):
+        return variance_values / mean_values ** 2
 
 
 relative_variance = Formula(
