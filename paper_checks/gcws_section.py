@@ -165,7 +165,7 @@ def population_gmm_limit(law, rho, x_shift, y_shift, y_scale, rng, size=2_000_00
 def gmm_limit_table(budget: Budget, rhos=LIMIT_RHOS, dimensions=LIMIT_DIMENSIONS, n_pairs=None):
     """GMM(u, v) of i.i.d.-coordinate pairs at growing D, for every case of ``LIMIT_CASES``
     (cached per budget: two claims read it; callers get copies of the rows)."""
-    n_pairs = n_pairs or (20 if budget.n_repetitions >= 20_000 else 8)
+    n_pairs = n_pairs or (8 if budget.n_repetitions < 20_000 else 20 if budget.n_repetitions < 100_000 else 50)
     rng = np.random.default_rng(_seed(budget, 310))
     rows = []
     for name, law, x_shift, y_shift, y_scale in LIMIT_CASES:
