@@ -20,7 +20,7 @@ import numpy as np
 
 from .. import _validate
 from ..theory import gcws as gcws_theory
-from .models import Model, register
+from .models import Model, _rbf, register
 
 
 def rbf_of_collision_fraction(xbar: np.ndarray, gamma: float) -> np.ndarray:
@@ -37,7 +37,7 @@ class GCWSRBFModel(Model):
     description = "GCWS-based RBF estimator with Bernoulli(g(rho)) collisions (000, Thm 4)"
 
     def target(self, rho, gamma):
-        return np.exp(-np.asarray(gamma, dtype=float) * (1.0 - np.asarray(rho, dtype=float)))
+        return _rbf(rho, gamma)
 
     def sample(self, rng, n, k, rho, gamma, out, workspace):
         g = float(gcws_theory.g_of_rho(rho=rho))
@@ -87,9 +87,7 @@ class GCWSRBFHashedModel(Model):
         return gcws_theory.rho_of_g(g=gmm).reshape(rho.shape)
 
     def target(self, rho, gamma):
-        shape = np.broadcast(np.asarray(rho), np.asarray(gamma)).shape
-        return np.exp(-np.asarray(gamma, dtype=float) * (1.0 - self.effective_rho(rho).reshape(
-            np.shape(rho)))).reshape(shape)
+        return _rbf(self.effective_rho(rho).reshape(np.shape(rho)), gamma)
 
     def sample(self, rng, n, k, rho, gamma, out, workspace):
         from ..features import GCWS

@@ -60,6 +60,8 @@ from typing import Callable
 
 import numpy as np
 
+from ..theory import rff as rff_theory
+
 __all__ = ["Model", "Workspace", "RFFModel", "RFFNoPhaseModel", "NRFFModel", "register",
            "get_model", "available_models"]
 
@@ -148,7 +150,8 @@ def _draw_arguments(rng, rho, gamma, a, b, c, *, phase: bool):
 
 
 def _rbf(rho, gamma):
-    return np.exp(-np.asarray(gamma, dtype=np.float64) * (1.0 - np.asarray(rho, dtype=np.float64)))
+    """exp(-gamma (1 - rho)), the target of RFF, NRFF and GCWS-RBF (000, Eq. 14 and 16)."""
+    return np.asarray(rff_theory.mean(rho=rho, gamma=gamma), dtype=np.float64)
 
 
 class RFFModel(Model):
@@ -190,9 +193,7 @@ class RFFNoPhaseModel(Model):
     description = "RFF without phase: mean of cos(sqrt(gamma) x) cos(sqrt(gamma) y)"
 
     def target(self, rho, gamma):
-        rho = np.asarray(rho, dtype=np.float64)
-        gamma = np.asarray(gamma, dtype=np.float64)
-        return 0.5 * np.exp(-gamma * (1.0 - rho)) + 0.5 * np.exp(-gamma * (1.0 + rho))
+        return np.asarray(rff_theory.no_phase_mean(rho=rho, gamma=gamma), dtype=np.float64)
 
     def sample(self, rng, n, k, rho, gamma, out, workspace):
         a = workspace.buffer("a", (n, k))
