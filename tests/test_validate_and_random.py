@@ -47,6 +47,8 @@ def test_seed_sequence_accepts_the_documented_types():
     sequence = np.random.SeedSequence(7)
     assert _random.seed_sequence(sequence) is sequence
     assert isinstance(_random.seed_sequence(np.random.default_rng(1)), np.random.SeedSequence)
+    legacy = _random.seed_sequence(np.random.RandomState(0))
+    assert legacy.entropy == _random.seed_sequence(np.random.RandomState(0)).entropy   # repeatable
     for bad, error in [(-1, ValueError), (1.5, TypeError), ("x", TypeError)]:
         with pytest.raises(error, match="random_state"):
             _random.seed_sequence(bad)

@@ -1,7 +1,8 @@
 """Seeding: every public random function takes ``random_state``.
 
-``random_state`` may be None, an int, a ``numpy.random.SeedSequence`` or a
-``numpy.random.Generator``. It is turned into a SeedSequence (SPEC 7); the Monte Carlo
+``random_state`` may be None, an int, a ``numpy.random.SeedSequence``, a
+``numpy.random.Generator`` or (for scikit-learn) a legacy ``numpy.random.RandomState``.
+It is turned into a SeedSequence (SPEC 7); the Monte Carlo
 engine spawns one child per chunk so that results do not depend on how work is split.
 """
 from __future__ import annotations
@@ -23,12 +24,14 @@ def seed_sequence(random_state) -> np.random.SeedSequence:
         return random_state
     if isinstance(random_state, np.random.Generator):
         return np.random.SeedSequence(random_state.integers(0, 2**63, size=4).tolist())
+    if isinstance(random_state, np.random.RandomState):     # scikit-learn's legacy generator
+        return np.random.SeedSequence(random_state.randint(0, 2**32, size=4, dtype=np.uint64).tolist())
     if isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool):
         if random_state < 0:
             raise ValueError(f"random_state must be a non-negative integer, got {random_state}")
         return np.random.SeedSequence(int(random_state))
-    raise TypeError("random_state must be None, a non-negative int, a numpy SeedSequence or a "
-                    f"numpy Generator, got {type(random_state).__name__}")
+    raise TypeError("random_state must be None, a non-negative int, a numpy SeedSequence, Generator "
+                    f"or RandomState, got {type(random_state).__name__}")
 
 
 def generator(random_state) -> np.random.Generator:

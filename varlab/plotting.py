@@ -4,7 +4,6 @@ the paper figure it regenerates and whether it simulates (then the budget matter
 """
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import Callable
 
@@ -38,9 +37,8 @@ def figure_000_1(budget: Budget):
     return fig
 
 
-@functools.lru_cache(maxsize=4)
 def figure2_simulations(budget: Budget):
-    """The RFF and NRFF simulations behind Figure 2 (one engine call each, cached per budget).
+    """The RFF and NRFF simulations behind Figure 2 (one engine call each).
 
     The k > 10 claim (``paper_checks.rff_section.check_nrff_k_threshold``) runs its own NRFF
     simulation with 10x the repetitions on the part of this k grid up to 200, so its numbers are

@@ -13,7 +13,6 @@ from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, Transfo
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..features.cws import GCWS
-from .rff import _varlab_random_state
 
 __all__ = ["GCWSTransformer"]
 
@@ -65,7 +64,7 @@ class GCWSTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEst
         if self.b is None:
             raise ValueError("b must be an integer in [1, 32] (the transformer codes b bits per sample)")
         gcws = GCWS(self.n_samples, b=self.b, zero_bit=self.zero_bit, center=self.center,
-                    random_state=_varlab_random_state(self.random_state))
+                    random_state=self.random_state)
         self.gcws_ = gcws
         self.key_ = gcws.key
         self._n_features_out = (1 << gcws.b) * gcws.n_samples

@@ -18,14 +18,6 @@ __all__ = ["RFFTransformer"]
 _DTYPES = [np.float64, np.float32]
 
 
-def _varlab_random_state(random_state):
-    """Accept scikit-learn's ``RandomState`` too: it seeds a SeedSequence with four draws from it
-    (so it advances, as scikit-learn's estimators advance it); other values pass through."""
-    if isinstance(random_state, np.random.RandomState):
-        return np.random.SeedSequence(random_state.randint(0, 2**32, size=4, dtype=np.uint64).tolist())
-    return random_state
-
-
 class RFFTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Random Fourier features (RFF, NRFF, no-phase) as a scikit-learn transformer.
 
@@ -58,7 +50,7 @@ class RFFTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
         """Draw frequencies and phases for the columns of ``X``; ``y`` is ignored."""
         X = validate_data(self, X, accept_sparse="csr", dtype=_DTYPES)
         rff = RFF(self.n_components, gamma=self.gamma, kernel=self.kernel, normalize=self.normalize,
-                  phase=self.phase, random_state=_varlab_random_state(self.random_state))
+                  phase=self.phase, random_state=self.random_state)
         self.rff_ = rff.fit(X)
         self.frequencies_ = rff.frequencies_
         self.phases_ = rff.phases_

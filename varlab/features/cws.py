@@ -573,7 +573,7 @@ class GCWS:
         0-bit GCWS: coding and :meth:`estimate` use i* only (000, Eq. 13); otherwise (i*, t*).
     center : None or 1-d array of length D
         Centre vector mu of Eq. (4), one for all rows (None: mu = 0, Eq. 7).
-    random_state : None, int, numpy Generator or SeedSequence
+    random_state : None, int, numpy Generator, SeedSequence or RandomState
         Source of the 64-bit key of the counter-based randomness (drawn once, here).
 
     Attributes

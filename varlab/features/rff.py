@@ -99,7 +99,7 @@ class RFF(ParamsMixin):
     phase : bool, default=True
         If False, the no-phase variant: features cos(<x, frequency_j>) / sqrt(k) (no w_j, no
         sqrt2), whose inner product estimates the folded kernel of 000, Eq. (17) / 001, Eq. (11).
-    random_state : None, int, numpy.random.Generator or numpy.random.SeedSequence
+    random_state : None, int, numpy.random.Generator, SeedSequence or RandomState
         Source of the frequencies and phases (see ``varlab._random``). A Generator is used as
         is and advances, so two fits from the same Generator differ.
 
