@@ -1,0 +1,155 @@
+"""Declared parameters: one object per parameter name, shared by Formulas, MC models and the CLI.
+
+A :class:`Parameter` knows its sympy symbol (with the assumptions that match its domain), its
+domain (an interval, open or closed at each end), whether it is an integer, how to validate a
+value (scalars and arrays; the message names the parameter and its domain) and a typical grid
+for tests. Every name is declared once, here or by :func:`declare` in the module that introduces
+it; declaring a name twice with a different domain is an error.
+
+>>> from varlab.theory.parameters import parameter
+>>> parameter("rho").validate(0.5)
+array(0.5)
+>>> parameter("k").validate(3.0)
+Traceback (most recent call last):
+...
+TypeError: k must be an integer >= 1 (or an array of them), got 3.0
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+import sympy
+
+from .. import _validate
+
+__all__ = ["Parameter", "declare", "parameter", "parameters", "MAX_INTEGER"]
+
+#: largest integer parameter value accepted (integers are held as int64; this leaves headroom
+#: for k + 1 and 2 k in formulas without wrapping)
+MAX_INTEGER = 2 ** 53
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A named parameter with its domain [low, high] (ends open or closed)."""
+
+    name: str
+    description: str
+    low: float | None = None
+    high: float | None = None
+    low_open: bool = False
+    high_open: bool = False
+    integer: bool = False
+    grid: tuple = ()
+    assumptions: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def symbol(self) -> sympy.Symbol:
+        """The sympy symbol, with assumptions that follow from the domain."""
+        assumptions = {"integer": True} if self.integer else {"real": True}
+        if self.low is not None and self.low >= 0:
+            assumptions["positive" if (self.low > 0 or self.low_open) else "nonnegative"] = True
+        assumptions.update(self.assumptions)
+        return sympy.Symbol(self.name, **assumptions)
+
+    @property
+    def domain(self) -> str:
+        """The domain in interval notation, e.g. ``[-1, 1]`` or ``integers >= 1``."""
+        if self.integer:
+            return f"integers >= {int(self.low)}" + (f" and <= {int(self.high)}" if self.high is not None else "")
+        low = "-inf" if self.low is None else f"{self.low:g}"
+        high = "inf" if self.high is None else f"{self.high:g}"
+        return (f"{'(' if self.low_open or self.low is None else '['}{low}, "
+                f"{high}{')' if self.high_open or self.high is None else ']'}")
+
+    def validate(self, value, name: str | None = None) -> np.ndarray:
+        """``value`` as a float64 (real) or int64 (integer) array inside the domain.
+
+        Rejects booleans, strings, complex numbers, NaN/inf and, for integers, any float
+        (``k=3.0`` is a TypeError: an integer parameter is never silently rounded).
+        """
+        name = self.name if name is None else name
+        if self.integer:
+            return self._validate_integer(value, name)
+        return _validate.real_array(value, name, low=self.low, high=self.high,
+                                    low_open=self.low_open, high_open=self.high_open)
+
+    def _validate_integer(self, value, name: str) -> np.ndarray:
+        low = int(self.low) if self.low is not None else -MAX_INTEGER
+        high = min(int(self.high), MAX_INTEGER) if self.high is not None else MAX_INTEGER
+        message = f"{name} must be an integer >= {low} (or an array of them), got {value!r}"
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError(message)
+        if isinstance(value, numbers.Integral):
+            if not low <= int(value) <= high:
+                raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
+            return np.asarray(int(value), dtype=np.int64)
+        try:
+            array = np.asarray(value)
+        except Exception:
+            raise TypeError(message) from None
+        if array.dtype.kind not in "iu":
+            raise TypeError(message)
+        # compare in Python ints / object space so that uint64 values beyond int64 never wrap
+        if array.size and (array.min() < low or array.max() > high):
+            raise ValueError(f"{name} must hold integers in [{low}, {high}], got {value!r}")
+        return array.astype(np.int64)
+
+    def typical(self) -> np.ndarray:
+        """The declared typical grid (for tests and listings)."""
+        return np.asarray(self.grid, dtype=np.int64 if self.integer else np.float64)
+
+
+_PARAMETERS: dict[str, Parameter] = {}
+
+
+def declare(name: str, description: str, **domain) -> Parameter:
+    """Declare (or re-fetch, if declared identically) the parameter ``name``."""
+    new = Parameter(name, description, **domain)
+    old = _PARAMETERS.get(name)
+    if old is not None:
+        if (old.low, old.high, old.low_open, old.high_open, old.integer) != (
+                new.low, new.high, new.low_open, new.high_open, new.integer):
+            raise ValueError(f"parameter {name!r} is already declared with domain {old.domain}; "
+                             f"cannot redeclare it as {new.domain}")
+        return old
+    _PARAMETERS[name] = new
+    return new
+
+
+def parameter(name: str) -> Parameter:
+    """The declared parameter ``name`` (KeyError naming the known ones otherwise)."""
+    try:
+        return _PARAMETERS[name]
+    except KeyError:
+        raise KeyError(f"no parameter named {name!r}; declared: {sorted(_PARAMETERS)}") from None
+
+
+def parameters() -> dict[str, Parameter]:
+    """Every declared parameter, by name."""
+    return dict(sorted(_PARAMETERS.items()))
+
+
+# --- the parameters of papers 000-004 --------------------------------------------------------
+
+RHO = declare("rho", "correlation <u, v> of unit vectors (000, Eq. 1)", low=-1.0, high=1.0,
+              grid=(-0.5, 0.0, 0.5, 0.9, 0.99))
+GAMMA = declare("gamma", "kernel parameter of the RBF kernel exp(-gamma (1 - rho)) (000, Eq. 14)",
+                low=0.0, low_open=True, grid=(0.5, 1.0, 5.0))
+K = declare("k", "number of samples (hashes, random features)", low=1, integer=True,
+            grid=(1, 10, 100))
+GMM = declare("gmm", "value of the GMM kernel, a collision probability (000, Eq. 8)", low=0.0,
+              high=1.0, grid=(0.1, 0.5, 0.9))
+G = declare("g", "the GMM limit g(rho) of 000, Eq. (22)", low=0.0, high=1.0, grid=(0.1, 0.5, 0.9))
+E = declare("E", "the kernel value being estimated, exp(-gamma (1 - rho))", low=0.0, high=1.0,
+            low_open=True, grid=(0.1, 0.5, 0.9))
+DIMENSION = declare("dimension", "dimension d of the data (and of the frequencies)", low=1,
+                    integer=True, grid=(1, 2, 10))
+DISTANCE = declare("distance", "distance |z| = |x - y| between the two points", low=0.0,
+                   grid=(0.0, 0.5, 1.0, 2.0))
+BANDWIDTH = declare("bandwidth", "bandwidth sigma of a Gaussian-type kernel", low=0.0,
+                    low_open=True, grid=(0.5, 1.0, 2.0))
+M = declare("m", "number of random frequencies", low=1, integer=True, grid=(1, 16, 128))
+
