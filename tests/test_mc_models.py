@@ -1,126 +1,173 @@
-"""Models: registry, the model contract, shared draws, and the feature-map path."""
+"""Models: registry by definition, the model contract, shared draws through the samplers, the
+feature-map models, and a model with its own declared parameters that is not a prefix estimator."""
+import textwrap
+
 import numpy as np
 import pytest
 
-from varlab.mc import (Model, NRFFModel, RFFModel, RFFNoPhaseModel, Workspace, available_models,
-                       get_model, register, simulate)
+from varlab import mc
+from varlab.mc import Model, Workspace, available_models, get_model, register, simulate
 from varlab.mc import models as models_module
+from varlab.mc.models.rff import (NRFFModel, RFFModel, RFFNoPhaseModel, correlated_unit_vectors)
 
 
-def test_builtin_models_are_registered():
-    assert {"rff", "rff_no_phase", "nrff"} <= set(available_models())
+def test_builtin_models_are_registered_by_definition():
+    assert {"rff", "rff_no_phase", "nrff", "gcws_rbf", "gcws_rbf_hashed", "rff_feature_map",
+            "nrff_feature_map", "rff_no_phase_feature_map"} <= set(available_models())
     assert isinstance(get_model("nrff"), NRFFModel)
     model = RFFModel()
     assert get_model(model) is model
 
 
-def test_register_rejects_duplicates_and_bad_names():
+def test_register_rejects_a_second_class_under_a_taken_name():
     with pytest.raises(ValueError, match="already registered"):
-        register(lambda: RFFModel(), name="rff")
+        type("Impostor", (Model,), {"name": "rff", "__module__": "somewhere_else"})
     with pytest.raises(ValueError, match="name"):
-        register(lambda: RFFModel(), name="")
+        register(RFFModel, name="")
 
 
 def sample_terms(model, seed, n=4, k=50, rho=0.3, gamma=1.5):
     out = np.empty((model.n_terms, n, k))
-    model.sample(np.random.default_rng(seed), n, k, rho, gamma, out, Workspace())
+    model.sample(np.random.default_rng(seed), n, k, out, Workspace(), rho=rho, gamma=gamma)
     return out
 
 
 def test_rff_family_shares_draws():
     """Same generator state -> same (x, y, w): NRFF's cross term equals RFF's term."""
-    rff = sample_terms(RFFModel(), 3)
-    nrff = sample_terms(NRFFModel(), 3)
-    np.testing.assert_array_equal(nrff[1], rff[0])
+    np.testing.assert_array_equal(sample_terms(NRFFModel(), 3)[1], sample_terms(RFFModel(), 3)[0])
 
 
-def test_rff_terms_are_the_papers_products():
-    """Recompute X = sqrt2 cos(sqrt(gamma) x + w) from the same draws in the paper's form."""
+def test_rff_terms_are_the_papers_products_from_the_sampler_draws():
+    """Recompute X = sqrt2 cos(sqrt(gamma) x + w) from the same draws (the iid Gaussian sampler:
+    an (n k, 2) standard normal matrix scaled by sqrt(gamma), then the phase) in the paper's form."""
     n, k, rho, gamma = 3, 40, -0.4, 2.0
     rng = np.random.default_rng(12)
-    z1 = rng.standard_normal((n, k))
-    z2 = rng.standard_normal((n, k))
-    w = 2 * np.pi * rng.random((n, k))
-    x, y = z1, rho * z1 + np.sqrt(1 - rho ** 2) * z2
-    X = np.sqrt(2) * np.cos(np.sqrt(gamma) * x + w)
-    Y = np.sqrt(2) * np.cos(np.sqrt(gamma) * y + w)
+    w = rng.standard_normal((n * k, 2)) * np.sqrt(gamma)
+    phase = 2 * np.pi * rng.random((n, k))
+    x = w[:, 0].reshape(n, k)
+    y = (rho * w[:, 0] + np.sqrt(1 - rho ** 2) * w[:, 1]).reshape(n, k)
+    X = np.sqrt(2) * np.cos(x + phase)
+    Y = np.sqrt(2) * np.cos(y + phase)
     terms = sample_terms(NRFFModel(), 12, n, k, rho, gamma)
     np.testing.assert_allclose(2 * terms[0], X * X, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(2 * terms[1], X * Y, rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(2 * terms[2], Y * Y, rtol=1e-9, atol=1e-12)
     sums = np.cumsum(terms, axis=2)[:, :, [0, 9, 39]].transpose(0, 2, 1)
     kk = np.array([1.0, 10.0, 40.0])[:, None]
-    nrff = NRFFModel().combine(sums, kk, rho, gamma)
+    nrff = NRFFModel().combine(sums, kk, rho=rho, gamma=gamma)
     expected = (np.cumsum(X * Y, 1) / np.sqrt(np.cumsum(X * X, 1) * np.cumsum(Y * Y, 1)))[:, [0, 9, 39]].T
     np.testing.assert_allclose(nrff, expected, rtol=1e-9)
-    rff = RFFModel().combine(sums[1:2], kk, rho, gamma)
-    np.testing.assert_allclose(rff, (np.cumsum(X * Y, 1) / np.arange(1, k + 1))[:, [0, 9, 39]].T,
-                               rtol=1e-9, atol=1e-12)
 
 
 def test_no_phase_terms():
     n, k, rho, gamma = 2, 30, 0.6, 0.7
     rng = np.random.default_rng(1)
-    z1, z2 = rng.standard_normal((n, k)), rng.standard_normal((n, k))
-    y = rho * z1 + np.sqrt(1 - rho ** 2) * z2
+    w = rng.standard_normal((n * k, 2)) * np.sqrt(gamma)
+    x = w[:, 0].reshape(n, k)
+    y = (rho * w[:, 0] + np.sqrt(1 - rho ** 2) * w[:, 1]).reshape(n, k)
     terms = sample_terms(RFFNoPhaseModel(), 1, n, k, rho, gamma)
-    np.testing.assert_allclose(terms[0], np.cos(np.sqrt(gamma) * z1) * np.cos(np.sqrt(gamma) * y),
-                               rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(terms[0], np.cos(x) * np.cos(y), rtol=1e-9, atol=1e-12)
 
 
-class BernoulliRBF(Model):
-    """The Thm-4-style model from the models docstring: a ~20-line plug-in."""
+# --- a new family in one file: declared parameters, a fresh (non-prefix) estimator --------------
 
-    name = "test_bernoulli_rbf"
-    n_terms = 1
+class NormalizedGaussianKernelEstimate(Model):
+    """k(z) = exp(-|z|^2 / 2) in R^dimension estimated by the *normalised* RFF estimator with m = k
+    frequencies drawn afresh for every k (a non-prefix model, as moment matching is)."""
 
-    def __init__(self, g=0.7):
-        self.g = g
+    name = "test_normalized_gaussian"
+    parameters = ("dimension", "distance")
+    prefix = False
 
-    def target(self, rho, gamma):
-        return np.exp(-gamma * (1.0 - np.asarray(rho)))
+    def __init__(self, bandwidth=1.0):
+        self.bandwidth = bandwidth
 
-    def sample(self, rng, n, k, rho, gamma, out, workspace):
-        uniform = workspace.buffer("uniform", (n, k))
-        rng.random(out=uniform)
-        np.less(uniform, self.g, out=out[0])
+    def target(self, dimension, distance):
+        return np.exp(-np.asarray(distance, float) ** 2 / (2 * self.bandwidth ** 2))
 
-    def combine(self, sums, k, rho, gamma):
-        xbar = sums[0] / k
-        return np.exp(-2.0 * gamma * ((1.0 - xbar) / (1.0 + xbar)) ** 2)
+    def estimate(self, rng, n, k, workspace, *, dimension, distance):
+        from varlab import spectral
+        from varlab.features.samplers import get_sampler
 
-
-def test_plug_in_model_via_registry():
-    register(BernoulliRBF, overwrite=True)
-    r = simulate("test_bernoulli_rbf", k=[1, 1000], rho=0.5, gamma=1.0, n_repetitions=2000,
-                 random_state=0, g=0.25)
-    # Xbar = Binomial(k, g)/k: the exact mean of h(Xbar) is gcws.exact_mean at rho = rho(g)
-    # (000, Eq. 22-23), within 4.5 of the engine's standard errors for both k
-    from varlab.theory import gcws
-
-    exact = gcws.exact_mean(gcws.rho_of_g(g=0.25), 1.0, np.array([1, 1000]))
-    assert np.all(np.abs(r.mean[0] - exact) <= 4.5 * r.se_mean[0])
-    assert r.model == "test_bernoulli_rbf"
-    with pytest.raises(ValueError, match="not supported"):
-        simulate(BernoulliRBF(), k=[1], rho=0.5, gamma=1.0, n_repetitions=2, through="features")
+        w = get_sampler("iid").frequencies(spectral.Gaussian(bandwidth=self.bandwidth), n * k,
+                                           dimension, rng)
+        z = np.zeros(dimension)
+        z[0] = distance
+        angle = (w @ z).reshape(n, k)
+        phase = rng.uniform(0, 2 * np.pi, (n, k))
+        X, Y = np.cos(phase), np.cos(angle + phase)
+        return (X * Y).sum(1) / np.sqrt((X * X).sum(1) * (Y * Y).sum(1))
 
 
-class NaNModel(BernoulliRBF):
+def test_a_model_with_its_own_parameters_and_fresh_draws_per_k():
+    assert "test_normalized_gaussian" in available_models()
+    kw = dict(k=[2, 50, 400], dimension=[2, 5], distance=[[0.5], [1.0]], n_repetitions=3000,
+              random_state=7, bandwidth=1.5)
+    result = simulate("test_normalized_gaussian", **kw)
+    assert result.shape == (2, 2) and result.parameters == ("dimension", "distance")
+    np.testing.assert_array_equal(result.grid["dimension"], [2, 5, 2, 5])
+    np.testing.assert_array_equal(result.grid["distance"], [0.5, 0.5, 1.0, 1.0])
+    assert result.grid["dimension"].dtype == np.int64 and result.options == {"bandwidth": 1.5}
+    assert not result.prefix and result.block_repetitions.shape == (4, 3)
+    # a normalised ratio is biased at small k but consistent: at k = 400 its bias is O(1/k)
+    assert np.all(np.abs(result.bias[:, -1]) < 0.01)
+    # the variance shrinks like 1/k (fresh draws per k, independent across k)
+    assert np.all(result.variance[:, 0] > 10 * result.variance[:, -1])
+    # bit-identical across parallel settings; k's seeds do not depend on the other k's
+    other = simulate("test_normalized_gaussian", n_jobs=2, backend="threading", chunk_size=1, **kw)
+    assert other == result
+    alone = simulate("test_normalized_gaussian", **{**kw, "k": [2, 50]})
+    np.testing.assert_array_equal(alone.mean, result.mean[:, :2])
+    assert result.select(dimension=5, distance=1.0).n_points == 1
+
+
+class BlockOf3(Model):
+    """Prefix model whose prefixes are valid at multiples of 3 only."""
+
+    name = "test_block_of_three"
+    parameters = ("distance",)
+    unbiased = True
+
+    def granularity(self, *, distance):
+        return 3
+
+    def target(self, distance):
+        return np.asarray(distance, float)
+
+    def sample(self, rng, n, k, out, workspace, *, distance):
+        assert k % 3 == 0
+        rng.standard_normal(out=out[0])
+        out[0] += distance
+
+    def combine(self, sums, k, *, distance):
+        return sums[0] / k
+
+
+def test_prefix_granularity_is_enforced_and_respected_by_slabs(monkeypatch):
+    with pytest.raises(ValueError, match="granularity 3"):
+        simulate("test_block_of_three", k=[3, 4], distance=1.0, n_repetitions=4)
+    from varlab.mc import seeds
+    monkeypatch.setattr(seeds, "BLOCK_ELEMENTS", 64)      # slabs of 63 columns, never 64
+    monkeypatch.setattr(Model, "samples_per_block", lambda self, **point: 64)
+    r = simulate("test_block_of_three", k=[3, 300], distance=0.5, n_repetitions=200, random_state=1)
+    assert np.all(np.abs(r.mean - 0.5) <= 4.5 * r.se_mean)
+
+
+class NaNModel(BlockOf3):
     name = "test_nan"
 
-    def combine(self, sums, k, rho, gamma):
+    def combine(self, sums, k, *, distance):
         return np.full_like(sums[0], np.nan)
 
 
 def test_non_finite_estimates_raise():
     with pytest.raises(FloatingPointError, match="non-finite"):
-        simulate(NaNModel(), k=[1], rho=0.5, gamma=1.0, n_repetitions=5, random_state=0)
+        simulate(NaNModel(), k=[3], distance=0.5, n_repetitions=5, random_state=0)
 
 
-# --- the real feature map ----------------------------------------------------------------------
+# --- the real feature map -----------------------------------------------------------------------
 
 def test_correlated_unit_vectors():
-    from varlab.mc import correlated_unit_vectors
     for rho in (-1.0, -0.3, 0.0, 0.999, 1.0):
         uv = correlated_unit_vectors(rho, 5)
         np.testing.assert_allclose(np.linalg.norm(uv, axis=1), 1.0, rtol=1e-15)
@@ -129,11 +176,10 @@ def test_correlated_unit_vectors():
 
 @pytest.mark.parametrize("model", ["rff", "nrff", "rff_no_phase"])
 def test_feature_map_simulation_agrees_with_model_simulation(model):
-    pytest.importorskip("varlab.features.rff", reason="varlab.features.RFF is not available")
     kw = dict(k=[1, 4, 50], rho=[0.7, -0.2], gamma=[1.5, 0.5], n_repetitions=20_000)
     direct = simulate(model, random_state=101, **kw)
-    through = simulate(model, random_state=202, through="features", dimension=3, **kw)
-    assert through.through == "features" and through.dimension == 3
+    through = simulate(f"{model}_feature_map", random_state=202, data_dimension=3, **kw)
+    assert through.options == {"data_dimension": 3}
     np.testing.assert_array_equal(direct.target, through.target)
     z_mean = (direct.mean - through.mean) / np.hypot(direct.se_mean, through.se_mean)
     z_var = (direct.variance - through.variance) / np.hypot(direct.se_variance, through.se_variance)
@@ -141,24 +187,27 @@ def test_feature_map_simulation_agrees_with_model_simulation(model):
     assert np.all(np.abs(z_var) <= 4.5), z_var
 
 
-def test_feature_map_slabs(monkeypatch):
-    pytest.importorskip("varlab.features.rff", reason="varlab.features.RFF is not available")
-    from varlab.mc import engine
-    monkeypatch.setattr(engine, "FEATURE_MATRIX_ELEMENTS", 8 * 40)     # D = 7 -> budget 40
-    r = simulate("rff", k=[1, 30, 100], rho=0.5, gamma=1.0, n_repetitions=600, random_state=4,
-                 through="features", dimension=7)
-    assert r.block_repetitions == 1
+def test_feature_map_blocks_bound_the_weight_matrix():
+    model = get_model("rff_feature_map", data_dimension=1000)
+    assert model.samples_per_block(rho=0.5, gamma=1.0) * 1001 <= 2 ** 21
+    r = simulate(model, k=[1, 30, 3000], rho=0.5, gamma=1.0, n_repetitions=300, random_state=4)
+    assert np.all(r.block_repetitions == 1)
     z = (r.mean - r.target) / r.se_mean
-    V = 0.5 + 0.5 * (1 - np.exp(-1.0)) ** 2
-    z_var = (r.variance * r.k - V) / (r.se_variance * r.k)
+    z_var = (r.variance - r.theory["variance"]) / r.se_variance
     assert np.all(np.abs(z) <= 4.5) and np.all(np.abs(z_var) <= 4.5)
 
 
-def test_models_module_docstring_example_is_short():
-    """The Thm-4-style example in the models docstring is the ~20-line plug-in promised, and its
-    name does not collide with the registered "gcws_rbf" model (register would refuse it)."""
+def test_gcws_hashed_model_records_its_options():
+    r = simulate("gcws_rbf_hashed", k=[1, 10], rho=0.5, gamma=1.0, n_repetitions=200,
+                 random_state=0, data_dimension=50)
+    assert r.options == {"data_dimension": 50, "data_seed": 0}
+
+
+def test_package_docstring_example_registers_and_runs():
+    namespace = {"Model": Model, "np": np}
     doc = models_module.__doc__
-    start = doc.index("class BernoulliRBF")
-    end = doc.index("register(BernoulliRBF)")
-    assert len(doc[start:end].strip().splitlines()) <= 22
-    assert 'name = "my_bernoulli_rbf"' in doc and "my_bernoulli_rbf" not in available_models()
+    source = doc[doc.index("    class MeanOfNormals"):doc.index("Models must be picklable")]
+    exec(compile(textwrap.dedent(source), "<docstring>", "exec"), namespace)
+    r = mc.simulate("doc_mean_of_normals", k=[1, 100], distance=2.0, n_repetitions=500,
+                    random_state=0)
+    assert np.all(np.abs(r.mean - 2.0) <= 4.5 * r.se_mean)

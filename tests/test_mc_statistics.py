@@ -98,15 +98,16 @@ class ExponentialMean(Model):
     """Mean of k standard exponentials: variance 1/k, 4th central moment (9k + 3k(k-1))/k^4."""
 
     name = "exponential_mean"
-    n_terms = 1
+    parameters = ("rho",)          # a dummy axis: one replicate per point
+    unbiased = True
 
-    def target(self, rho, gamma):
+    def target(self, rho):
         return np.ones_like(np.asarray(rho, dtype=float))
 
-    def sample(self, rng, n, k, rho, gamma, out, workspace):
+    def sample(self, rng, n, k, out, workspace, *, rho):
         rng.standard_exponential(out=out[0])
 
-    def combine(self, sums, k, rho, gamma):
+    def combine(self, sums, k, *, rho):
         return sums[0] / k
 
 
@@ -114,7 +115,7 @@ def test_standard_errors_match_spread_of_replicates():
     """m independent replicate simulations (one per parameter point): the spread of their means
     and of their variance estimates matches the reported SEs."""
     m, n = 600, 1000
-    r = simulate(ExponentialMean(), k=[1, 4], rho=np.zeros(m), gamma=1.0, n_repetitions=n,
+    r = simulate(ExponentialMean(), k=[1, 4], rho=np.zeros(m), n_repetitions=n,
                  random_state=314, chunk_size=1)
     for j, k in enumerate(r.k):
         # SE of the mean: exact sigma / sqrt(n) on average, and the spread of the means
@@ -139,6 +140,17 @@ def test_standard_errors_match_spread_of_replicates():
         mu4 = (9.0 * k + 3.0 * k * (k - 1)) / k ** 4
         exact = (mu4 - (n - 3) / (n - 1) * sigma2 ** 2) / n
         assert_within(spread_v, exact, se_spread_v, f"spread of variances vs exact (k={k})")
+        # SE of the MSE: the spread of the m MSE estimates matches the reported se_mse^2 (a
+        # doubled or halved se_mse is 100+ SEs away)
+        mses = r.mse[:, j]
+        spread_m = np.var(mses, ddof=1)
+        centred4_m = np.mean((mses - mses.mean()) ** 4)
+        se_spread_m = np.sqrt(max(centred4_m - (m - 3) / (m - 1) * spread_m ** 2, 0) / m)
+        reported_m = r.se_mse[:, j] ** 2
+        assert_within(spread_m, np.mean(reported_m),
+                      np.hypot(se_spread_m, np.std(reported_m, ddof=1) / np.sqrt(m)),
+                      f"spread of MSEs vs se_mse (k={k})")
+        assert not np.isclose(spread_m, 4 * np.mean(reported_m), rtol=0.5)
 
 
 def test_mse_decomposition():

@@ -86,7 +86,8 @@ def test_int_grid_rejects_booleans_and_strings():
 
 def test_public_entry_points_name_the_bad_parameter():
     from varlab.features import GCWS, gmm_estimate
-    from varlab.mc import correlated_unit_vectors, get_model
+    from varlab.mc import get_model
+    from varlab.mc.models.rff import correlated_unit_vectors
 
     for rho in (2.0, np.nan):
         with pytest.raises(ValueError, match="rho"):

@@ -7,6 +7,7 @@ engine spawns one child per chunk so that results do not depend on how work is s
 """
 from __future__ import annotations
 
+import hashlib
 import numbers
 
 import numpy as np
@@ -44,6 +45,14 @@ def generator(random_state) -> np.random.Generator:
 def seed_key(random_state) -> int:
     """A 64-bit integer key derived from ``random_state`` (for counter-based hashing randomness)."""
     return int(seed_sequence(random_state).generate_state(1, dtype=np.uint64)[0])
+
+
+def stable_hash(text: str) -> int:
+    """A 64-bit integer from ``text`` (BLAKE2b), the same in every process and on every platform
+    (unlike ``hash``): claims derive their seeds from their ids with it."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, got {type(text).__name__}")
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little")
 
 
 def spawn(random_state, n_children: int) -> list[np.random.SeedSequence]:

@@ -1,19 +1,21 @@
-"""Monte Carlo: a vectorized, blocked, parallel, bit-reproducible simulation engine.
+"""Monte Carlo: a vectorized, blocked, parallel, bit-reproducible simulation engine for any
+estimator over a grid of declared parameters (``engine``: ``simulate``; ``seeds``: seed tree and
+block layout; ``blocks``: per-task computation; ``result``; ``stats``; ``models``: one module per
+estimator family, registered on definition).
 
 >>> from varlab.mc import simulate
 >>> result = simulate("nrff", k=[1, 10, 100], rho=0.5, gamma=1.0, n_repetitions=1000,
 ...                   random_state=0)
->>> result.mse.shape
-(1, 3)
+>>> result.mse.shape, result.parameters
+((1, 3), ('rho', 'gamma'))
 """
-from .engine import SimulationResult, block_layout, correlated_unit_vectors, simulate
-from .models import (Model, NRFFModel, RFFModel, RFFNoPhaseModel, Workspace, available_models,
-                     get_model, register)
+from .engine import MAX_SAMPLES, simulate
+from .models import Model, Workspace, available_models, get_model, model_class, register
+from .result import STATISTICS, SimulationResult
+from .seeds import SEED_SCHEME, block_layout
 from .stats import Moments, difference_z_score, variance_standard_error, within, z_score
-from .gcws_models import GCWSRBFHashedModel, GCWSRBFModel  # registers "gcws_rbf", "gcws_rbf_hashed"
 
-__all__ = ["simulate", "SimulationResult", "block_layout", "correlated_unit_vectors",
-           "Model", "Workspace", "RFFModel", "RFFNoPhaseModel", "NRFFModel", "GCWSRBFModel",
-           "GCWSRBFHashedModel", "register",
-           "get_model", "available_models", "Moments", "variance_standard_error", "z_score",
-           "within", "difference_z_score"]
+__all__ = ["simulate", "SimulationResult", "STATISTICS", "MAX_SAMPLES", "SEED_SCHEME",
+           "block_layout", "Model", "Workspace", "register", "get_model", "model_class",
+           "available_models", "Moments", "variance_standard_error", "z_score", "within",
+           "difference_z_score"]

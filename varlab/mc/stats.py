@@ -23,7 +23,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Moments", "variance_standard_error", "z_score", "within", "difference_z_score"]
+__all__ = ["Z_MAX", "Moments", "variance_standard_error", "z_score", "within", "difference_z_score"]
+
+#: Agreement threshold in standard errors, defined once (DESIGN.md: "|estimate - theory| <= 4.5 SE").
+Z_MAX = 4.5
 
 
 @dataclass
@@ -124,7 +127,7 @@ def z_score(estimate, theory, se) -> np.ndarray:
     return np.where((difference == 0) & (se == 0), 0.0, z)
 
 
-def within(estimate, theory, se, n_se: float = 4.5) -> np.ndarray:
+def within(estimate, theory, se, n_se: float = Z_MAX) -> np.ndarray:
     """Whether |estimate - theory| <= n_se * se (element-wise)."""
     return np.abs(z_score(estimate, theory, se)) <= n_se
 

@@ -18,9 +18,10 @@ import functools
 
 import numpy as np
 
-from .. import _validate
-from ..theory import gcws as gcws_theory
-from .models import Model, _rbf, register
+from ... import _validate
+from ...theory import gcws as gcws_theory
+from ...theory import rff as rff_theory
+from . import Model
 
 
 def rbf_of_collision_fraction(xbar: np.ndarray, gamma: float) -> np.ndarray:
@@ -33,19 +34,24 @@ class GCWSRBFModel(Model):
     """Theorem 4's model: Xbar = Binomial(k, g(rho)) / k."""
 
     name = "gcws_rbf"
-    n_terms = 1
     description = "GCWS-based RBF estimator with Bernoulli(g(rho)) collisions (000, Thm 4)"
 
     def target(self, rho, gamma):
-        return _rbf(rho, gamma)
+        return rff_theory.mean(rho=rho, gamma=gamma)
 
-    def sample(self, rng, n, k, rho, gamma, out, workspace):
+    def theory(self, k, *, rho, gamma):
+        """Exact finite-k variance and MSE (the binomial sums of ``gcws.exact_moments``)."""
+        kk = np.asarray(k, dtype=np.int64)
+        variance = gcws_theory.exact_variance(rho, gamma, kk)
+        return {"variance": variance, "mse": variance + gcws_theory.exact_bias(rho, gamma, kk) ** 2}
+
+    def sample(self, rng, n, k, out, workspace, *, rho, gamma):
         g = float(gcws_theory.g_of_rho(rho=rho))
         uniform = workspace.buffer("uniform", (n, k))
         rng.random(out=uniform)
         np.less(uniform, g, out=out[0])
 
-    def combine(self, sums, k, rho, gamma):
+    def combine(self, sums, k, *, rho, gamma):
         return rbf_of_collision_fraction(sums[0] / k, gamma)
 
 
@@ -63,7 +69,7 @@ def model_pair(rho: float, dimension: int, data_seed: int) -> np.ndarray:
 
 def pair_gmm(rho: float, dimension: int, data_seed: int) -> float:
     """GMM(u, v) of the model pair (000, Eq. 8)."""
-    from .. import kernels
+    from ... import kernels
 
     pair = model_pair(rho, dimension, data_seed)
     return float(kernels.gmm(pair[:1], pair[1:])[0, 0])
@@ -73,36 +79,28 @@ class GCWSRBFHashedModel(Model):
     """The GCWS-based RBF estimator computed from real GCWS hashes of a model pair."""
 
     name = "gcws_rbf_hashed"
-    n_terms = 1
     description = "GCWS-based RBF estimator from real GCWS hashes of a bivariate-normal pair"
 
     def __init__(self, data_dimension: int = 100, data_seed: int = 0):
-        self.dimension = _validate.positive_int(data_dimension, "data_dimension")
+        self.data_dimension = _validate.positive_int(data_dimension, "data_dimension")
         self.data_seed = _validate.positive_int(data_seed, "data_seed", minimum=0)
 
     def effective_rho(self, rho) -> np.ndarray:
         """rho(GMM(u, v)) of the model pair at each rho (Eq. 23)."""
         rho = np.atleast_1d(np.asarray(rho, dtype=float))
-        gmm = np.array([pair_gmm(float(r), self.dimension, self.data_seed) for r in rho.ravel()])
+        gmm = np.array([pair_gmm(float(r), self.data_dimension, self.data_seed) for r in rho.ravel()])
         return gcws_theory.rho_of_g(g=gmm).reshape(rho.shape)
 
     def target(self, rho, gamma):
-        return _rbf(self.effective_rho(rho).reshape(np.shape(rho)), gamma)
+        return rff_theory.mean(rho=self.effective_rho(rho).reshape(np.shape(rho)), gamma=gamma)
 
-    def sample(self, rng, n, k, rho, gamma, out, workspace):
-        from ..features import GCWS
+    def sample(self, rng, n, k, out, workspace, *, rho, gamma):
+        from ...features import GCWS
 
-        pair = model_pair(float(rho), self.dimension, self.data_seed)
-        i_star, t_star = GCWS(n_samples=n * k, random_state=rng).hash(pair)
+        pair = model_pair(float(rho), self.data_dimension, self.data_seed)
+        i_star, t_star = GCWS(n * k, random_state=rng).hash(pair)
         collide = (i_star[0] == i_star[1]) & (t_star[0] == t_star[1])
         out[0] = collide.reshape(n, k)
 
-    def combine(self, sums, k, rho, gamma):
+    def combine(self, sums, k, *, rho, gamma):
         return rbf_of_collision_fraction(sums[0] / k, gamma)
-
-    def __repr__(self):
-        return f"GCWSRBFHashedModel(data_dimension={self.dimension}, data_seed={self.data_seed})"
-
-
-register(GCWSRBFModel)
-register(GCWSRBFHashedModel)

@@ -1,0 +1,92 @@
+"""The computation of one task: a run of blocks of repetitions at one parameter point.
+
+Each block is summarised by the central moments of the error d = estimate - target (orders
+1..4) and of d^2 (orders 1..2); the engine merges the summaries in block order.
+
+* Prefix models: a block draws k_max samples per repetition (in column slabs when k_max is
+  large) and the estimator at every k of the grid comes from prefix sums of the model's terms:
+  segment sums between consecutive grid points (``np.add.reduceat``), then a cumulative sum
+  over segments, evaluated at the grid columns only.
+* Fresh models: a block asks the model for the estimates of its repetitions at one k.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .models import Workspace
+from .seeds import child, slabs
+from .stats import Moments
+
+__all__ = ["prefix_blocks", "fresh_blocks"]
+
+_CONTROLLER = None
+
+
+def _blas_single_thread():
+    """Limit BLAS/OpenMP pools to one thread: an idle OpenBLAS pool spinning on a second
+    hyperthread halves numpy's throughput on small machines (cached controller)."""
+    global _CONTROLLER
+    if _CONTROLLER is None:
+        from threadpoolctl import ThreadpoolController
+        _CONTROLLER = ThreadpoolController()
+    return _CONTROLLER.limit(limits=1)
+
+
+def _summary(model, estimates, target, expected_shape, point, where):
+    estimates = np.asarray(estimates, dtype=np.float64)
+    if estimates.shape != expected_shape:
+        raise ValueError(f"model {model.name!r}: returned estimates of shape {estimates.shape}, "
+                         f"expected {expected_shape}")
+    if not np.all(np.isfinite(estimates)):
+        raise FloatingPointError(f"model {model.name!r} produced a non-finite estimate at {point} "
+                                 f"({where})")
+    errors = estimates - target
+    return Moments.from_samples(errors, order=4), Moments.from_samples(errors * errors, order=2)
+
+
+def _accumulate(terms, starts, pieces, columns, sums, carry):
+    """Add the slab's segment sums to ``carry`` and record prefix sums at the grid columns."""
+    segments = np.add.reduceat(terms, starts, axis=2)        # (T, n, n_pieces)
+    if carry is not None:
+        segments[:, :, 0] += carry
+    np.cumsum(segments, axis=2, out=segments)
+    if pieces.size:
+        sums[:, columns, :] = segments[:, :, pieces].transpose(0, 2, 1)
+    return segments[:, :, -1].copy()
+
+
+def prefix_blocks(model, k, point, target, n_repetitions, block_repetitions, slab, point_seed,
+                  block_start, block_stop):
+    """Summaries of blocks block_start..block_stop-1 of a prefix model at one point."""
+    k_column = k.astype(np.float64)[:, None]
+    workspace = Workspace()
+    summaries = []
+    with _blas_single_thread():
+        for b in range(block_start, block_stop):
+            n = min(block_repetitions, n_repetitions - b * block_repetitions)
+            rng = np.random.default_rng(child(point_seed, b))
+            sums = workspace.buffer("sums", (model.n_terms, k.size, n))
+            carry = None
+            for c0, width, starts, pieces, columns in slabs(k, slab):
+                terms = workspace.buffer("terms", (model.n_terms, n, width))
+                model.sample(rng, n, width, terms, workspace, **point)
+                carry = _accumulate(terms, starts, pieces, columns, sums, carry)
+            estimates = model.combine(sums, k_column, **point)
+            summaries.append(_summary(model, estimates, target, (k.size, n), point, f"block {b}"))
+    return summaries
+
+
+def fresh_blocks(model, k, k_index, point, target, n_repetitions, block_repetitions, point_seed,
+                 block_start, block_stop):
+    """Summaries of blocks block_start..block_stop-1 of a fresh model at one point and one k."""
+    k_seed = child(point_seed, k_index)
+    workspace = Workspace()
+    summaries = []
+    with _blas_single_thread():
+        for b in range(block_start, block_stop):
+            n = min(block_repetitions, n_repetitions - b * block_repetitions)
+            rng = np.random.default_rng(child(k_seed, b))
+            estimates = model.estimate(rng, n, int(k), workspace, **point)
+            summaries.append(_summary(model, np.reshape(estimates, (1, -1)), target, (1, n), point,
+                                      f"k={int(k)}, block {b}"))
+    return summaries
