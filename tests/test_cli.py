@@ -1,33 +1,87 @@
-"""The varlab command: figures and check write what they promise."""
+"""The varlab command: list, figures, check and simulate write what they promise; bad input
+gets one line and status 2, never a traceback."""
 import json
+
+import pytest
 
 from varlab import cli
 
 
+def test_list_shows_every_registry(capsys):
+    assert cli.main(["list"]) == 0
+    out = capsys.readouterr().out
+    for section in cli.LISTINGS:
+        assert f"{section} (" in out
+    for name in ("000", "001", "000.thm2.eq16", "000_fig1", "nrff", "gcws_rbf_hashed", "iid",
+                 "rff.mean", "rho", "letter"):
+        assert name in out
+    assert "parameters rho, gamma" in out and "data_dimension=100" in out
+
+
 def test_figures_writes_png_pdf_and_readme(tmp_path):
-    cli.main(["figures", "--only", "000_fig1", "000_fig3", "--budget", "test", "--out", str(tmp_path)])
+    assert cli.main(["figures", "--only", "000_fig1", "000_fig3", "--budget", "test",
+                     "--out", str(tmp_path)]) == 0
     for name in ("000_fig1", "000_fig3"):
         assert (tmp_path / f"{name}.png").stat().st_size > 1000
         assert (tmp_path / f"{name}.pdf").stat().st_size > 1000
     readme = (tmp_path / "README.md").read_text()
-    assert "000 Figure 1" in readme and "analytic" in readme
+    assert "analytic" in readme
 
 
 def test_check_writes_reports(tmp_path):
-    cli.main(["check", "--paper", "001", "--budget", "test", "--out", str(tmp_path)])
+    assert cli.main(["check", "--paper", "001", "--budget", "test", "--out", str(tmp_path)]) == 0
     payload = json.loads((tmp_path / "001" / "report.json").read_text())
     assert payload["budget"]["name"] == "test"
     assert {claim["id"] for claim in payload["claims"]} == {"001.eq11", "001.fig1"}
 
 
-def test_simulate_prints_records(capsys):
-    cli.main(["simulate", "rff", "--rho", "0.5", "--gamma", "1", "--k", "1", "10", "--repetitions", "200"])
+def test_simulate_prints_a_table_with_theory(capsys):
+    assert cli.main(["simulate", "rff", "--rho", "0.5", "0.9", "--gamma", "1", "--k", "1", "10",
+                     "--repetitions", "200"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("model rff: 200 repetitions")
+    header = out[1].split()
+    assert header[:3] == ["rho", "gamma", "k"] and "theory" in header and "MSE" in header
+    assert len(out) == 2 + 4
+
+
+def test_simulate_json_and_model_options(capsys):
+    assert cli.main(["simulate", "gcws_rbf_hashed", "--rho", "0.5", "--gamma", "1", "--k", "1",
+                     "--repetitions", "20", "--option", "data_dimension=20", "--json"]) == 0
     records = json.loads(capsys.readouterr().out)
-    assert len(records) == 2 and {"mean", "se_mean", "mse"} <= set(records[0])
+    assert len(records) == 1 and {"mean", "se_mean", "mse", "rho", "gamma"} <= set(records[0])
 
 
-def test_unknown_figure_is_an_error(tmp_path):
-    import pytest
+def test_simulate_at_the_edge_of_float64(capsys):
+    """gamma near the float64 maximum: a finite result (the kernel is 0; h(Xbar) is 1 where all k
+    samples collide), not a traceback."""
+    assert cli.main(["simulate", "gcws_rbf", "--rho", ".5", "--gamma", "1e308", "--k", "1",
+                     "--repetitions", "20", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert records[0]["target"] == 0.0 and 0.0 <= records[0]["mse"] <= 1.0
 
-    with pytest.raises(SystemExit, match="unknown figure"):
-        cli.main(["figures", "--only", "nope", "--out", str(tmp_path)])
+
+def test_simulate_help_lists_models_and_parameters(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["simulate", "--help"])
+    out = capsys.readouterr().out
+    assert "nrff: --rho --gamma" in out and "data_dimension" in out
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["check", "--paper", "999"], "unknown paper"),
+    (["figures", "--only", "nope"], "unknown figure"),
+    (["figures", "--only", "000_fig1", "--out", "/dev/null/x"], "cannot create"),
+    (["simulate", "gcws_rbf", "--rho", ".5", "--gamma", "-1", "--k", "1"], "gamma"),
+    (["simulate", "nrff", "--rho", "2", "--gamma", "1", "--k", "1"], "rho"),
+    (["simulate", "nrff", "--rho", "0.5", "--k", "1"], "--gamma"),
+    (["simulate", "nrff", "--rho", "0.5", "--gamma", "x", "--k", "1"], "not a number"),
+    (["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--sigma", "1"], "unknown option"),
+    (["simulate", "no_model", "--k", "1"], "model must be one of"),
+    (["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--option", "x=1"], "options"),
+])
+def test_errors_are_one_line(capsys, argv, fragment):
+    assert cli.main(argv) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("varlab: error:") and fragment in err[0], captured.err

@@ -1,14 +1,18 @@
-"""The ``varlab`` command: figures, check, simulate, reproduce, bench.
+"""The ``varlab`` command: list, figures, check, simulate, reproduce, bench.
 
+    varlab list [papers|claims|figures|models|samplers|measures|formulas|parameters|datasets]
     varlab figures [--only ID ...] [--budget quick|full] [--out DIR]
     varlab check [--paper 000 ...] [--budget quick|full] [--out DIR]
-    varlab simulate MODEL --rho R [R ...] --gamma G [G ...] --k K [K ...] [--repetitions N]
+    varlab simulate MODEL --k K [K ...] --PARAMETER V [V ...] ... [--option NAME=VALUE ...] [--json]
     varlab reproduce [--budget quick|full]
     varlab bench [NAME ...]
+
+Errors print one line (``varlab: error: ...``) and exit with status 2; never a traceback.
 """
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import sys
 import time
@@ -17,6 +21,13 @@ from pathlib import Path
 import numpy as np
 
 from .claims import BUDGETS, budget as make_budget, write_report
+
+LISTINGS = ("papers", "claims", "figures", "models", "samplers", "measures", "formulas",
+            "parameters", "datasets")
+
+
+class CommandError(Exception):
+    """A user error: printed as one line."""
 
 
 def _log(message: str) -> None:
@@ -27,24 +38,86 @@ def _repository_root() -> Path:
     return Path.cwd()
 
 
+# --- list ---------------------------------------------------------------------------------------
+
+def listing(what: str) -> list[tuple]:
+    """Rows (name, description...) of one registry."""
+    from . import claims, plotting, spectral, theory
+    from .features import samplers
+    from .mc import available_models, model_class
+
+    if what == "papers":
+        return [(paper, claims.paper_title(paper)) for paper in claims.papers()]
+    if what == "claims":
+        return [(c.id, c.source + (" (varlab's own)" if c.derived_by_varlab else "")) for c in claims.claims()]
+    if what == "figures":
+        return [(f.id, f.source + ("" if f.simulates else " (analytic)")) for f in plotting.figures()]
+    if what == "models":
+        rows = []
+        for name in available_models():
+            cls = model_class(name)
+            options = ", ".join(_model_options(cls)) or "-"
+            kind = "prefix" if cls.prefix else "fresh per k"
+            rows.append((name, f"parameters {', '.join(cls.parameters)}; options {options}; {kind}; "
+                               f"{cls.description}"))
+        return rows
+    if what == "samplers":
+        return [(name, (samplers.get_sampler(name).__doc__ or "").strip().splitlines()[0])
+                for name in samplers.available_samplers()]
+    if what == "measures":
+        return [(name, "") for name in spectral.measures()]
+    if what == "formulas":
+        return [(f.name, f.source) for f in theory.formulas()]
+    if what == "parameters":
+        return [(p.name, f"{p.domain}; {p.description}") for p in theory.parameters().values()]
+    if what == "datasets":
+        from . import datasets
+        return [(name, entry.summary + ("" if entry.installed else f" (needs {entry.extra})"))
+                for name, entry in datasets.catalog().items()]
+    raise CommandError(f"list: what must be one of {list(LISTINGS)}, got {what!r}")
+
+
+def _model_options(cls) -> list[str]:
+    import inspect
+
+    signature = inspect.signature(cls.__init__)
+    return [f"{name}={parameter.default!r}" for name, parameter in list(signature.parameters.items())[1:]
+            if parameter.default is not inspect.Parameter.empty]
+
+
+def run_list(what) -> None:
+    for section in ([what] if what else LISTINGS):
+        rows = listing(section)
+        print(f"{section} ({len(rows)}):")
+        width = max((len(str(row[0])) for row in rows), default=0)
+        for name, text in rows:
+            print(f"  {str(name):<{width}}  {text}")
+
+
+# --- figures and checks -----------------------------------------------------------------------
+
 def run_figures(only=None, budget_name="quick", out=None) -> list[Path]:
     """Build the figures (all or ``only``) and write PNG + PDF plus figures/README.md."""
     import matplotlib.pyplot as plt
 
-    from .plotting import FIGURES
+    from . import plotting
 
     budget = make_budget(budget_name)
     out = Path(out) if out else _repository_root() / "figures"
-    out.mkdir(parents=True, exist_ok=True)
-    ids = list(FIGURES) if not only else only
-    unknown = [figure_id for figure_id in ids if figure_id not in FIGURES]
+    known = {figure.id: figure for figure in plotting.figures()}
+    ids = list(known) if not only else list(only)
+    unknown = [figure_id for figure_id in ids if figure_id not in known]
     if unknown:
-        raise SystemExit(f"varlab figures: unknown figure id(s) {unknown}; known: {list(FIGURES)}")
+        raise CommandError(f"figures: unknown figure id(s) {unknown}; known: {list(known)}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CommandError(f"figures: cannot create the output directory {out}: {error.strerror}") from None
     written = []
     for figure_id in ids:
-        recipe = FIGURES[figure_id]
+        recipe = known[figure_id]
         start = time.perf_counter()
-        _log(f"figure {figure_id}: {recipe.paper_figure} ...")
+        _log(f"figure {figure_id}: {recipe.source} ...")
         figure = recipe.build(budget)
         for suffix in ("png", "pdf"):
             path = out / f"{figure_id}.{suffix}"
@@ -61,7 +134,7 @@ def _record_figure(out: Path, figure_id: str, recipe, budget) -> None:
     """Keep figures/README.md's table in step with what was last written."""
     index_path = out / "index.json"
     index = json.loads(index_path.read_text()) if index_path.exists() else {}
-    index[figure_id] = {"paper_figure": recipe.paper_figure,
+    index[figure_id] = {"paper_figure": recipe.source,
                         "budget": budget.name if recipe.simulates else "analytic (no simulation)",
                         "repetitions": budget.n_repetitions if recipe.simulates else None,
                         "random_state": budget.random_state if recipe.simulates else None}
@@ -78,33 +151,125 @@ def _record_figure(out: Path, figure_id: str, recipe, budget) -> None:
 
 def run_checks(papers=None, budget_name="quick", out=None):
     """Run the claims of ``papers`` and write report.md / report.json per paper."""
-    import paper_checks
+    from . import claims
 
     budget = make_budget(budget_name)
-    papers = papers or list(paper_checks.PAPERS)
+    known = claims.papers()
+    papers = papers or known
+    unknown = [paper for paper in papers if paper not in known]
+    if unknown:
+        raise CommandError(f"check: unknown paper(s) {unknown}; known: {known}")
     base = Path(out) if out else _repository_root() / "paper_checks" / "reports"
     all_verdicts = {}
     for paper in papers:
         verdicts = []
-        for claim in paper_checks.claims(paper):
+        for item in claims.claims(paper):
             start = time.perf_counter()
-            verdict = claim.run(budget)
+            verdict = item.run(budget)
             verdicts.append(verdict)
-            _log(f"[{paper}] {claim.id}: {verdict.verdict} ({time.perf_counter() - start:.1f} s) "
+            _log(f"[{paper}] {item.id}: {verdict.verdict} ({time.perf_counter() - start:.1f} s) "
                  f"{verdict.summary[:160]}")
-        write_report(verdicts, base / paper, title=f"Paper {paper}: claims checked by varlab",
-                     budget=budget)
+        try:
+            write_report(verdicts, base / paper, title=f"Paper {paper}: {claims.paper_title(paper)} "
+                                                       f"- claims checked by varlab", budget=budget)
+        except OSError as error:
+            raise CommandError(f"check: cannot write the report to {base / paper}: {error.strerror}") from None
         all_verdicts[paper] = verdicts
     return all_verdicts
 
 
-def run_simulate(args) -> None:
-    """``varlab simulate``: run ``mc.simulate`` and print one JSON record per (point, k)."""
+def _summary(verdicts) -> None:
+    for paper, items in verdicts.items():
+        counts = {}
+        for verdict in items:
+            counts[verdict.verdict] = counts.get(verdict.verdict, 0) + 1
+        _log(f"paper {paper}: " + ", ".join(f"{n} {name}" for name, n in sorted(counts.items())))
+
+
+# --- simulate -----------------------------------------------------------------------------------
+
+def _number(text: str):
+    try:
+        value = ast.literal_eval(text)
+    except (ValueError, SyntaxError):
+        raise CommandError(f"simulate: {text!r} is not a number") from None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise CommandError(f"simulate: {text!r} is not a number")
+    return value
+
+
+def _grid_arguments(model_name: str, extra: list[str]) -> dict:
+    """``--name v1 v2 ...`` pairs for the model's declared parameters."""
+    from .mc import model_class
+
+    cls = model_class(model_name)
+    grid, name = {}, None
+    for token in extra:
+        if token.startswith("--"):
+            name = token[2:].replace("-", "_")
+            if name not in cls.parameters:
+                raise CommandError(f"simulate: model {model_name!r} has parameters "
+                                   f"{list(cls.parameters)}; unknown option --{name}")
+            grid[name] = []
+        elif name is None:
+            raise CommandError(f"simulate: unexpected argument {token!r}")
+        else:
+            grid[name].append(_number(token))
+    missing = [p for p in cls.parameters if not grid.get(p)]
+    if missing:
+        raise CommandError(f"simulate: model {model_name!r} needs "
+                           + " ".join(f"--{p} VALUE [VALUE ...]" for p in missing))
+    names = list(grid)
+    # values of different parameters form a full grid (outer product), like separate axes
+    return {name: np.reshape(values, [-1 if i == j else 1 for j in range(len(names))])
+            for i, (name, values) in enumerate(grid.items())}
+
+
+def _options(pairs) -> dict:
+    options = {}
+    for pair in pairs or ():
+        if "=" not in pair:
+            raise CommandError(f"simulate: --option takes NAME=VALUE, got {pair!r}")
+        name, text = pair.split("=", 1)
+        try:
+            options[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            options[name] = text
+    return options
+
+
+def _table(result) -> str:
+    """A readable table: one row per (point, k)."""
+    names = list(result.grid)
+    theory = sorted(result.theory)
+    header = names + ["k", "mean", "se", "bias", "variance", "se"]
+    header += ["theory variance"] if "variance" in theory else []
+    header += ["MSE", "se"] + (["theory MSE"] if "mse" in theory else [])
+    rows = []
+    for record in result.records():
+        row = [f"{record[name]:g}" for name in names] + [str(record["k"])]
+        row += [f"{record[key]:.6g}" for key in ("mean", "se_mean", "bias", "variance", "se_variance")]
+        row += [f"{record['theory_variance']:.6g}"] if "variance" in theory else []
+        row += [f"{record['mse']:.6g}", f"{record['se_mse']:.3g}"]
+        row += [f"{record['theory_mse']:.6g}"] if "mse" in theory else []
+        rows.append(row)
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.rjust(w) for h, w in zip(header, widths))]
+    lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in rows]
+    target = ", ".join(f"{t:.6g}" for t in np.unique(result.target))
+    options = f" options {result.options}" if result.options else ""
+    return (f"model {result.model}{options}: {result.n_repetitions:,} repetitions, target {target}\n"
+            + "\n".join(lines))
+
+
+def run_simulate(args, extra) -> None:
     from . import mc
 
-    result = mc.simulate(args.model, k=args.k, rho=np.asarray(args.rho), gamma=np.asarray(args.gamma),
-                         n_repetitions=args.repetitions, random_state=args.seed, n_jobs=args.n_jobs)
-    print(json.dumps(result.records(), indent=1, default=float))
+    grid = _grid_arguments(args.model, extra)
+    result = mc.simulate(args.model, k=args.k, n_repetitions=args.repetitions,
+                         random_state=args.seed, n_jobs=args.n_jobs, **grid,
+                         **_options(args.option))
+    print(json.dumps(result.records(), indent=1) if args.json else _table(result))
 
 
 def run_bench(names) -> int:
@@ -113,16 +278,32 @@ def run_bench(names) -> int:
 
     script = _repository_root() / "benchmarks" / "run.py"
     if not script.exists():
-        raise SystemExit(f"varlab bench: {script} not found; run it from a varlab source checkout")
+        raise CommandError(f"bench: {script} not found; run it from a varlab source checkout")
     return subprocess.run([sys.executable, str(script), *names], check=False).returncode
 
 
-def main(argv=None) -> int:
-    """Entry point of the ``varlab`` command (see the module docstring); returns the exit status."""
+# --- entry point --------------------------------------------------------------------------------
+
+def _models_epilog() -> str:
+    from .mc import available_models, model_class
+
+    lines = ["models (--PARAMETER values; --option NAME=VALUE):"]
+    for name in available_models():
+        cls = model_class(name)
+        options = " ".join(_model_options(cls))
+        lines.append(f"  {name}: " + " ".join(f"--{p}" for p in cls.parameters)
+                     + (f"  [options: {options}]" if options else ""))
+    return "\n".join(lines)
+
+
+def _parser():
     parser = argparse.ArgumentParser(prog="varlab", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     budgets = sorted(BUDGETS)
+
+    listing_parser = commands.add_parser("list", help="list papers, claims, figures, models, ...")
+    listing_parser.add_argument("what", nargs="?", choices=LISTINGS)
 
     figures = commands.add_parser("figures", help="regenerate the paper figures")
     figures.add_argument("--only", nargs="+", metavar="ID")
@@ -134,14 +315,16 @@ def main(argv=None) -> int:
     check.add_argument("--budget", default="quick", choices=budgets)
     check.add_argument("--out")
 
-    simulate = commands.add_parser("simulate", help="simulate one estimator")
+    simulate = commands.add_parser("simulate", help="simulate one estimator over a parameter grid",
+                                   epilog=_models_epilog(),
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     simulate.add_argument("model")
-    simulate.add_argument("--rho", type=float, nargs="+", required=True)
-    simulate.add_argument("--gamma", type=float, nargs="+", required=True)
     simulate.add_argument("--k", type=int, nargs="+", required=True)
     simulate.add_argument("--repetitions", type=int, default=10_000)
     simulate.add_argument("--seed", type=int, default=0)
     simulate.add_argument("--n-jobs", type=int, default=1)
+    simulate.add_argument("--option", action="append", metavar="NAME=VALUE")
+    simulate.add_argument("--json", action="store_true", help="one JSON record per (point, k)")
 
     bench = commands.add_parser("bench", help="run the benchmarks into benchmarks/RESULTS.md "
                                               "(from a source checkout; needs the 'bench' extra)")
@@ -149,34 +332,35 @@ def main(argv=None) -> int:
 
     reproduce = commands.add_parser("reproduce", help="all figures and all checks")
     reproduce.add_argument("--budget", default="quick", choices=budgets)
+    return parser
 
-    args = parser.parse_args(argv)
-    if args.command == "figures":
-        run_figures(args.only, args.budget, args.out)
-    elif args.command == "check":
-        verdicts = run_checks(args.paper, args.budget, args.out)
-        _summary(verdicts)
-    elif args.command == "simulate":
-        try:
-            run_simulate(args)
-        except (ValueError, TypeError) as error:   # bad arguments: a message, not a traceback
-            simulate.error(str(error))
-    elif args.command == "bench":
-        return run_bench(args.names)
-    elif args.command == "reproduce":
-        start = time.perf_counter()
-        run_figures(None, args.budget)
-        _summary(run_checks(None, args.budget))
-        _log(f"reproduce: done in {time.perf_counter() - start:.0f} s")
+
+def main(argv=None) -> int:
+    """Entry point of the ``varlab`` command; returns the exit status."""
+    parser = _parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "simulate":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        if args.command == "list":
+            run_list(args.what)
+        elif args.command == "figures":
+            run_figures(args.only, args.budget, args.out)
+        elif args.command == "check":
+            _summary(run_checks(args.paper, args.budget, args.out))
+        elif args.command == "simulate":
+            run_simulate(args, extra)
+        elif args.command == "bench":
+            return run_bench(args.names)
+        elif args.command == "reproduce":
+            start = time.perf_counter()
+            run_figures(None, args.budget)
+            _summary(run_checks(None, args.budget))
+            _log(f"reproduce: done in {time.perf_counter() - start:.0f} s")
+    except (CommandError, ValueError, TypeError, FloatingPointError, OSError) as error:
+        print(f"varlab: error: {error}", file=sys.stderr)
+        return 2
     return 0
-
-
-def _summary(verdicts) -> None:
-    for paper, items in verdicts.items():
-        counts = {}
-        for verdict in items:
-            counts[verdict.verdict] = counts.get(verdict.verdict, 0) + 1
-        _log(f"paper {paper}: " + ", ".join(f"{n} {name}" for name, n in sorted(counts.items())))
 
 
 if __name__ == "__main__":

@@ -27,7 +27,10 @@ from . import Model
 def rbf_of_collision_fraction(xbar: np.ndarray, gamma: float) -> np.ndarray:
     """h(Xbar) = exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (000, Eq. 23-24)."""
     ratio = (1.0 - xbar) / (1.0 + xbar)
-    return np.exp(-2.0 * gamma * ratio * ratio)
+    # (gamma ratio)(2 ratio): 2 gamma may overflow for gamma near the float64 maximum, and
+    # inf * 0 at Xbar = 1 would be NaN; this way the exponent is finite or -inf
+    with np.errstate(over="ignore"):
+        return np.exp(-(gamma * ratio) * (2.0 * ratio))
 
 
 class GCWSRBFModel(Model):
