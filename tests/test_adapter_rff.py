@@ -49,6 +49,28 @@ def test_delegates_to_features_rff():
     assert list(names) == ["rfftransformer0", "rfftransformer1", "rfftransformer2"]
 
 
+def test_same_parameters_and_defaults_as_features_rff():
+    import inspect
+    adapter = inspect.signature(RFFTransformer.__init__).parameters
+    core = inspect.signature(RFF.__init__).parameters
+    assert list(adapter) == list(core)
+    assert {n: p.default for n, p in adapter.items()} == {n: p.default for n, p in core.items()}
+    assert RFFTransformer().get_params()["sampler"] == "iid"
+
+
+def test_sampler_passed_through_and_cloned():
+    from varlab.features.samplers import IID
+    X = np.random.default_rng(0).standard_normal((10, 3))
+    sampler = IID()
+    model = RFFTransformer(16, sampler=sampler, random_state=3).fit(X)
+    assert model.sampler is sampler and model.rff_.sampler_ is sampler
+    np.testing.assert_array_equal(model.transform(X), RFF(16, random_state=3).fit(X).transform(X))
+    cloned = clone(model)
+    assert cloned.sampler == sampler and cloned.sampler is not sampler  # cloned like a sub-estimator
+    with pytest.raises(ValueError, match="sampler"):
+        RFFTransformer(sampler="nope").fit(X)
+
+
 def test_random_state_instance_and_clone():
     X = np.random.default_rng(0).standard_normal((10, 3))
     a = RFFTransformer(8, random_state=np.random.RandomState(1)).fit(X).frequencies_

@@ -10,9 +10,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from varlab import kernels
+from varlab import kernels, spectral
 from varlab.features import RFF
 from varlab.features._base import NotFittedError
+from varlab.features.samplers import IID, Sampler
 
 VARIANTS = [
     dict(kernel="correlation"),
@@ -58,13 +59,16 @@ def _assert_rows_independent(model, X, dtype):
 # -- parameters and fitted attributes ----------------------------------------------------------
 def test_parameters_stored_unchanged_and_never_rewritten():
     rng = np.random.default_rng(5)
+    sampler = IID()
     params = dict(n_components=np.int64(7), gamma=2, kernel="gaussian", normalize=True, phase=False,
-                  random_state=rng)
+                  sampler=sampler, random_state=rng)
     model = RFF(**params)
     assert model.get_params() == params
     model.fit(_data())
     assert model.get_params() == params
     assert model.get_params()["random_state"] is rng
+    assert model.get_params()["sampler"] is sampler and model.sampler_ is sampler
+    assert RFF().get_params()["sampler"] == "iid"
     assert repr(RFF(5, gamma=2.0)) == "RFF(n_components=5, gamma=2.0)"
     assert model.set_params(gamma=3.0) is model and model.gamma == 3.0
     with pytest.raises(ValueError, match="invalid parameter 'gama'"):
@@ -91,6 +95,35 @@ def test_fitted_attributes_and_shapes():
     assert RFF(4, phase=False, random_state=0).fit(X).phases_ is None
 
 
+def _reference_draw(seed, k, d, scale, phase=True):
+    """An independent reference for RFF's stream: from the SeedSequence of ``seed``, a C-ordered
+    (k, d) block of standard normals r_j (row j = frequency j) times ``scale``, then k phases
+    U[0, 2 pi) from the same generator."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    frequencies = rng.standard_normal((k, d)) * scale
+    phases = rng.uniform(0.0, 2.0 * np.pi, size=k) if phase else None
+    return frequencies.T, phases
+
+
+@pytest.mark.parametrize("kernel, factor", [("correlation", 1.0), ("gaussian", 2.0)])
+@pytest.mark.parametrize("phase", [True, False])
+def test_frequencies_and_phases_match_reference_stream(kernel, factor, phase):
+    """Frequencies sqrt(gamma) r_j (correlation, 000 Eq. 15) or sqrt(2 gamma) r_j (Gaussian),
+    r_j ~ N(0, I) drawn as rows of one (k, d) block, then the phases; RFF divides by the
+    bandwidth 1/sqrt(factor gamma) instead of multiplying, so the two agree to an ulp or two."""
+    X = _data(d=3)
+    gamma = 0.7
+    model = RFF(50, gamma=gamma, kernel=kernel, phase=phase, random_state=11).fit(X)
+    frequencies, phases = _reference_draw(11, 50, 3, math.sqrt(factor * gamma), phase)
+    np.testing.assert_allclose(model.frequencies_, frequencies, rtol=4e-16, atol=0)
+    if phase:
+        np.testing.assert_array_equal(model.phases_, phases)
+    else:
+        assert model.phases_ is None
+    assert isinstance(model.measure_, spectral.Gaussian)
+    assert model.measure_.bandwidth == pytest.approx(1.0 / math.sqrt(factor * gamma), rel=1e-15)
+
+
 def test_frequency_scaling_and_stream():
     """Same seed: same standard normal draws r_j, scaled by sqrt(gamma) (correlation, 000 Eq. 15)
     or sqrt(2 gamma) (Gaussian); the phase=False fit shares the frequencies."""
@@ -103,6 +136,73 @@ def test_frequency_scaling_and_stream():
                                rtol=1e-15)
     np.testing.assert_array_equal(corr.frequencies_, nophase.frequencies_)
     np.testing.assert_array_equal(corr.phases_, gauss.phases_)
+
+
+def test_sampler_parameter():
+    """A name or an instance; the frequencies are the sampler's rows, from the same generator
+    that then draws the phases."""
+    X = _data(d=4)
+    by_name = RFF(30, gamma=2.0, random_state=5).fit(X)
+    by_instance = RFF(30, gamma=2.0, sampler=IID(), random_state=5).fit(X)
+    np.testing.assert_array_equal(by_name.frequencies_, by_instance.frequencies_)
+    np.testing.assert_array_equal(by_name.phases_, by_instance.phases_)
+
+    class Doubled(Sampler):  # unregistered: an instance is enough
+        def _frequencies(self, measure, m, d, rng):
+            return 2.0 * measure.rvs(m, d, rng)
+
+    doubled = RFF(30, gamma=2.0, sampler=Doubled(), random_state=5).fit(X)
+    np.testing.assert_array_equal(doubled.frequencies_, 2.0 * by_name.frequencies_)
+    np.testing.assert_array_equal(doubled.phases_, by_name.phases_)
+    for bad, error in (("sobol-ish", ValueError), (None, TypeError), (IID, TypeError), (3, TypeError)):
+        model = RFF(sampler=bad)  # stored unchanged, validated in fit
+        assert model.sampler is bad
+        with pytest.raises(error, match="sampler"):
+            model.fit(X)
+
+
+@pytest.mark.parametrize("kernel", ["gaussian", "correlation"])
+@pytest.mark.parametrize("gamma", [1e200, 1e307, 1e308, np.finfo(np.float64).max])
+def test_huge_gamma_float64_has_no_nan(kernel, gamma):
+    """Fuzz finding (issue 7): sqrt(2 gamma) overflowed for gamma > 8.9e307 and RFF returned NaN.
+    Now the bandwidth is 1/(sqrt2 sqrt(gamma)), the frequencies are finite, and for distinct
+    points the estimate is near exp(-gamma |u - v|^2) = 0 and a point with itself near 1."""
+    X = _data(n=4, d=3)
+    model = RFF(2000, gamma=gamma, kernel=kernel, random_state=0).fit(X)
+    assert np.all(np.isfinite(model.frequencies_))
+    Z = model.transform(X)
+    assert np.all(np.isfinite(Z))
+    G = Z @ Z.T
+    off = G[~np.eye(4, dtype=bool)]
+    assert np.all(np.abs(off) <= 4.5 * math.sqrt(1.5 / 2000))  # per-sample variance <= 3/2 (Eq. 18)
+    # k(x, x) = 1: 2 cos^2 of a (pseudo-)uniform angle has mean 1 and variance 1/2
+    assert np.all(np.abs(np.diag(G) - 1.0) <= 4.5 * math.sqrt(0.5 / 2000))
+
+
+def test_huge_gamma_errors_name_gamma():
+    """What cannot be computed says so, naming gamma (never a silent NaN): float32 frequencies
+    beyond the float32 range (gamma > ~1e77), and float64 arguments <x, w> beyond the float64
+    range (gamma ~ 1e300 with |x| ~ 1e200)."""
+    X = _data(n=3, d=2)
+    Z = RFF(20, gamma=1e76, kernel="gaussian", random_state=0).fit(X.astype(np.float32)).transform(
+        X.astype(np.float32))
+    assert Z.dtype == np.float32 and np.all(np.isfinite(Z))
+    for gamma in (1e78, 1e200, np.finfo(np.float64).max):
+        with pytest.raises(ValueError, match=r"gamma=.*float32"):
+            RFF(20, gamma=gamma, kernel="gaussian", random_state=0).fit(X.astype(np.float32))
+        fitted64 = RFF(20, gamma=gamma, kernel="gaussian", random_state=0).fit(X)
+        with pytest.raises(ValueError, match=r"gamma=.*float32"):
+            fitted64.transform(X.astype(np.float32))
+    model = RFF(20, gamma=1e300, kernel="gaussian", random_state=0).fit(X)
+    with pytest.raises(ValueError, match=r"overflow float64: gamma=1e\+300"):
+        model.transform(X * 1e200)
+    with pytest.raises(ValueError, match="gamma"):
+        RFF(20, gamma=1e300, kernel="gaussian", phase=False, random_state=0).fit(X).transform(
+            sp.csr_matrix(X * 1e200))
+    # float32 arguments overflow although the frequencies fit: gamma = 1e70, |x| = 1e10
+    model32 = RFF(20, gamma=1e70, kernel="gaussian", random_state=0).fit(X.astype(np.float32))
+    with pytest.raises(ValueError, match=r"overflow float32: gamma=1e\+70"):
+        model32.transform((X * 1e10).astype(np.float32))
 
 
 def test_random_state_kinds():

@@ -24,8 +24,10 @@ class RFFTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     Parameters are those of :class:`varlab.features.RFF` (see it for the formulas):
     ``n_components`` (k >= 1), ``gamma`` (> 0), ``kernel`` ("correlation": exp(-gamma (1 - rho))
     of 000 Eq. 14 with rows scaled to unit norm; "gaussian": exp(-gamma ||u - v||^2) as
-    ``RBFSampler``), ``normalize`` (NRFF, Eq. 19), ``phase`` (False: the no-phase map, Eq. 17)
-    and ``random_state`` (None, int, numpy Generator, SeedSequence or RandomState).
+    ``RBFSampler``), ``normalize`` (NRFF, Eq. 19), ``phase`` (False: the no-phase map, Eq. 17),
+    ``sampler`` (a name from ``varlab.features.samplers.available_samplers()`` or a Sampler
+    instance; default "iid") and ``random_state`` (None, int, numpy Generator, SeedSequence or
+    RandomState).
 
     Attributes
     ----------
@@ -38,19 +40,20 @@ class RFFTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     """
 
     def __init__(self, n_components=100, *, gamma=1.0, kernel="correlation", normalize=False, phase=True,
-                 random_state=None):
+                 sampler="iid", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
         self.kernel = kernel
         self.normalize = normalize
         self.phase = phase
+        self.sampler = sampler
         self.random_state = random_state
 
     def fit(self, X, y=None):
         """Draw frequencies and phases for the columns of ``X``; ``y`` is ignored."""
         X = validate_data(self, X, accept_sparse="csr", dtype=_DTYPES)
         rff = RFF(self.n_components, gamma=self.gamma, kernel=self.kernel, normalize=self.normalize,
-                  phase=self.phase, random_state=self.random_state)
+                  phase=self.phase, sampler=self.sampler, random_state=self.random_state)
         self.rff_ = rff.fit(X)
         self.frequencies_ = rff.frequencies_
         self.phases_ = rff.phases_

@@ -18,7 +18,11 @@ and w_j ~ U[0, 2 pi) i.i.d. over j = 1..k, and let x_j = <u, r_j>, y_j = <v, r_j
 ``kernel="correlation"`` normalises each input row to unit l2 norm first (so any non-zero
 vectors u, v give the kernel of their correlation); ``kernel="gaussian"`` does not normalise
 and uses frequencies N(0, 2 gamma I), so that the expectation is exp(-gamma ||u - v||^2), as
-in scikit-learn's ``RBFSampler``.
+in scikit-learn's ``RBFSampler``. Both draw their frequencies through a sampler
+(:mod:`varlab.features.samplers`) from :class:`varlab.spectral.Gaussian` with bandwidth
+1/sqrt(gamma) (correlation: |u - v|^2 = 2 (1 - rho) for unit vectors) or 1/sqrt(2 gamma)
+(Gaussian), computed as 1/(sqrt(2) sqrt(gamma)) so that no gamma up to the float64 maximum
+overflows.
 """
 from __future__ import annotations
 
@@ -28,8 +32,9 @@ import numbers
 import numpy as np
 import scipy.sparse as sp
 
-from .. import _random, _validate
+from .. import _random, _validate, spectral
 from ._base import NotFittedError, ParamsMixin
+from .samplers import get_sampler
 
 __all__ = ["RFF"]
 
@@ -99,6 +104,10 @@ class RFF(ParamsMixin):
     phase : bool, default=True
         If False, the no-phase variant: features cos(<x, frequency_j>) / sqrt(k) (no w_j, no
         sqrt2), whose inner product estimates the folded kernel of 000, Eq. (17) / 001, Eq. (11).
+    sampler : str or varlab.features.samplers.Sampler, default="iid"
+        How the n_components frequencies are drawn: a registered name
+        (``varlab.features.samplers.available_samplers()``) or a Sampler instance carrying its
+        options. Validated in ``fit``.
     random_state : None, int, numpy.random.Generator, SeedSequence or RandomState
         Source of the frequencies and phases (see ``varlab._random``). A Generator is used as
         is and advances, so two fits from the same Generator differ.
@@ -106,10 +115,16 @@ class RFF(ParamsMixin):
     Attributes
     ----------
     frequencies_ : ndarray of shape (n_features_in_, n_components)
-        The scaled frequencies: column j is sqrt(gamma) r_j (correlation kernel) or
-        sqrt(2 gamma) r_j (Gaussian kernel), with r_j ~ N(0, I) i.i.d. over j. They are drawn in
+        The frequencies, one per column: column j is row j of
+        ``sampler.frequencies(Gaussian(bandwidth), n_components, n_features_in_, rng)``, with
+        bandwidth 1/sqrt(gamma) (correlation kernel; w_j = sqrt(gamma) r_j, r_j ~ N(0, I) for
+        ``"iid"``) or 1/sqrt(2 gamma) (Gaussian kernel; w_j = sqrt(2 gamma) r_j). They are drawn in
         float64 and stored in the dtype of the data passed to ``fit`` (cast once there), so a
         float32 fit holds the float32 rounding of the float64 fit's frequencies.
+    measure_ : varlab.spectral.Gaussian
+        The spectral measure the frequencies were drawn from.
+    sampler_ : varlab.features.samplers.Sampler
+        The sampler used.
     phases_ : ndarray of shape (n_components,) or None
         w_j ~ U[0, 2 pi) i.i.d. (same dtype as ``frequencies_``); None when ``phase=False``.
     n_features_in_ : int
@@ -117,9 +132,11 @@ class RFF(ParamsMixin):
 
     Notes
     -----
-    Components are i.i.d. over j: the frequencies are drawn as one (n_features, n_components)
-    standard normal block (then the phases), so the first k columns of a fit with
-    n_components = K >= k have the law of a fit with n_components = k. ``components`` gives the
+    With ``sampler="iid"`` components are i.i.d. over j: the frequencies are drawn as one
+    C-ordered (n_components, n_features) standard normal block divided by the bandwidth, then
+    the phases from the same generator, so the first k columns of a fit with n_components = K >= k
+    have the law of a fit with n_components = k (for another sampler, when k is a multiple of its
+    ``prefix_granularity``). ``components`` gives the
     unscaled per-component values, e.g. for simulating the estimator "through the real feature
     map": ``c = RFF(k * m, random_state=s).fit(U).components(U)`` and
     ``(c[0] * c[1]).reshape(m, k)`` holds m independent repetitions of the k per-sample products
@@ -132,12 +149,13 @@ class RFF(ParamsMixin):
     """
 
     def __init__(self, n_components=100, *, gamma=1.0, kernel="correlation", normalize=False, phase=True,
-                 random_state=None):
+                 sampler="iid", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
         self.kernel = kernel
         self.normalize = normalize
         self.phase = phase
+        self.sampler = sampler
         self.random_state = random_state
 
     # -- parameters ------------------------------------------------------------------------
@@ -162,16 +180,28 @@ class RFF(ParamsMixin):
         ``y`` is ignored. Returns ``self``.
         """
         n_components, gamma = self._checked_parameters()
+        sampler = get_sampler(self.sampler)
         X = _data(X)
         if X.shape[0] < 1 or X.shape[1] < 1:
             raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
+        # bandwidth 1/sqrt(gamma) or 1/sqrt(2 gamma), without forming 2 gamma (which overflows
+        # for gamma > 8.9e307): the frequencies stay finite for every finite gamma
+        root = math.sqrt(gamma) if self.kernel == "correlation" else math.sqrt(2.0) * math.sqrt(gamma)
+        measure = spectral.Gaussian(1.0 / root)
         rng = _random.generator(self.random_state)
-        frequencies = rng.standard_normal((X.shape[1], n_components))
-        frequencies *= math.sqrt(gamma if self.kernel == "correlation" else 2.0 * gamma)
+        frequencies = sampler.frequencies(measure, n_components, X.shape[1], rng)   # (k, d)
+        if X.dtype != np.float64 and np.max(np.abs(frequencies)) > np.finfo(X.dtype).max:
+            raise ValueError(f"gamma={self.gamma!r} is too large for {X.dtype} data: the frequencies "
+                             f"(of size about sqrt(gamma)) overflow {X.dtype}; pass float64 data or a "
+                             f"smaller gamma")
         phases = rng.uniform(0.0, 2.0 * np.pi, size=n_components) if self.phase else None
-        self.frequencies_ = frequencies.astype(X.dtype, copy=False)
+        self.frequencies_ = frequencies.T.astype(X.dtype, copy=False)
         self.phases_ = None if phases is None else phases.astype(X.dtype, copy=False)
+        self.measure_ = measure
+        self.sampler_ = sampler
         self.n_features_in_ = X.shape[1]
+        self._gamma = self.gamma  # for messages, even if set_params changes gamma before a refit
+        self._largest_frequency = float(np.max(np.abs(frequencies)))
         self._kernel = self.kernel  # transform follows the fitted map even if set_params changes kernel
         return self
 
@@ -193,13 +223,36 @@ class RFF(ParamsMixin):
             X = _unit_rows(X)
         frequencies = self.frequencies_
         if frequencies.dtype != X.dtype:
-            frequencies = frequencies.astype(X.dtype)
-        arguments = X @ frequencies
-        if not isinstance(arguments, np.ndarray):  # sparse @ dense may give np.matrix
-            arguments = np.asarray(arguments)
-        if self.phases_ is not None:
-            arguments += self.phases_.astype(X.dtype, copy=False)
+            with np.errstate(over="ignore"):
+                frequencies = frequencies.astype(X.dtype)
+            if not np.all(np.isfinite(frequencies)):
+                raise ValueError(f"gamma={self._gamma!r} is too large for {X.dtype} data: the fitted "
+                                 f"frequencies overflow {X.dtype}; pass float64 data")
+        with np.errstate(over="ignore", invalid="ignore"):
+            arguments = X @ frequencies
+            if not isinstance(arguments, np.ndarray):  # sparse @ dense may give np.matrix
+                arguments = np.asarray(arguments)
+            if self.phases_ is not None:
+                arguments += self.phases_.astype(X.dtype, copy=False)
+        self._check_arguments(X, arguments)
         return np.cos(arguments, out=arguments)
+
+    def _check_arguments(self, X, arguments):
+        """Raise ValueError if some <x, frequency_j> (+ w_j) overflowed (cos would give NaN).
+
+        A cheap bound first: |<x, w>| + 2 pi <= d max|x| max|w| + 2 pi; only when that bound is
+        not safely finite are the arguments themselves scanned.
+        """
+        if X.shape[0] == 0:
+            return
+        limit = float(np.finfo(arguments.dtype).max)
+        largest_x = float(abs(X).max())
+        bound = X.shape[1] * largest_x * self._largest_frequency + 2.0 * np.pi
+        if bound < 0.5 * limit or np.all(np.isfinite(arguments)):
+            return
+        raise ValueError(f"the arguments <x, frequency_j> overflow {arguments.dtype}: gamma={self._gamma!r} "
+                         f"is too large for data of this scale (largest |x| = {largest_x:.3g}); use a "
+                         f"smaller gamma, rescale X{' or pass float64 data' if arguments.dtype != np.float64 else ''}")
 
     def components(self, X) -> np.ndarray:
         """Unscaled per-component values, shape (n_samples, n_components).

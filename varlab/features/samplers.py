@@ -1,0 +1,132 @@
+"""Samplers: (spectral measure, m, d, random_state) -> an (m, d) matrix of frequencies.
+
+Row j of the matrix is the frequency w_j of random feature j. The i.i.d. sampler draws the
+rows independently from the measure (Rahimi and Recht 2007; 003, Eq. 4-5); the next samplers
+(orthogonal, QMC, antithetic, moment matching; 003 Alg. 1, 004) couple the rows.
+
+A sampler is one class with one method: subclass :class:`Sampler` with a name and implement
+``_frequencies(measure, m, d, rng)`` (``m`` and ``d`` validated ints, ``rng`` a numpy
+Generator, ``measure`` an instance of the class attribute ``measure_type``); options are the
+keyword arguments of its ``__init__``, stored unchanged (``get_params``/``set_params`` as in
+scikit-learn). Defining the class registers it:
+
+>>> import numpy as np
+>>> from varlab import spectral
+>>> from varlab.features.samplers import Sampler, available_samplers, get_sampler
+>>> class Negated(Sampler, name="doc_negated"):        # e.g. one half of an antithetic pair
+...     def _frequencies(self, measure, m, d, rng):
+...         return -measure.rvs(m, d, rng)
+>>> "doc_negated" in available_samplers()
+True
+>>> W = get_sampler("iid").frequencies(spectral.Gaussian(2.0), 4, 3, random_state=0)
+>>> W.shape, W.dtype
+((4, 3), dtype('float64'))
+>>> np.array_equal(W, np.random.default_rng(0).standard_normal((4, 3)) / 2.0)
+True
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _random
+from ..spectral import SpectralMeasure, _count
+from ._base import ParamsMixin
+
+__all__ = ["Sampler", "IID", "get_sampler", "available_samplers"]
+
+_REGISTRY: dict[str, type] = {}
+
+
+def available_samplers() -> dict[str, type]:
+    """The registered sampler classes, by name (sorted)."""
+    return dict(sorted(_REGISTRY.items()))
+
+
+def get_sampler(sampler, **options) -> "Sampler":
+    """A Sampler from a registered name (built with ``options``) or an instance (returned as is;
+    its options are set on it, so passing ``options`` with an instance is an error)."""
+    if isinstance(sampler, Sampler):
+        if options:
+            raise TypeError(f"options {sorted(options)} cannot be passed with a Sampler instance "
+                            f"({sampler!r}); set them on the instance")
+        return sampler
+    if not isinstance(sampler, str):
+        raise TypeError(f"sampler must be a Sampler instance or one of {sorted(_REGISTRY)}, got {sampler!r}")
+    try:
+        cls = _REGISTRY[sampler]
+    except KeyError:
+        raise ValueError(f"sampler must be one of {sorted(_REGISTRY)}, got {sampler!r}") from None
+    unknown = sorted(set(options) - set(cls._parameters()))
+    if unknown:
+        raise TypeError(f"sampler {sampler!r} has no option(s) {unknown}; its options are "
+                        f"{sorted(cls._parameters())}")
+    return cls(**options)
+
+
+class Sampler(ParamsMixin):
+    """Base class: validates, seeds and checks; a subclass implements ``_frequencies``.
+
+    Attributes
+    ----------
+    name : str
+        The registered name (given in the class definition: ``class X(Sampler, name="x")``).
+    prefix_granularity : int
+        g such that, for every j, the first j g rows of one draw of m rows form a valid draw
+        of j g frequencies (1 for i.i.d.; d for block-orthogonal; powers of two for Sobol may
+        override this as a property). The Monte Carlo engine uses it to reuse prefixes.
+    measure_type : type
+        The measures the sampler accepts (e.g. RadialMeasure for orthogonal frequencies).
+    """
+
+    name: str | None = None
+    prefix_granularity: int = 1
+    measure_type: type = SpectralMeasure
+
+    def __init_subclass__(cls, name: str | None = None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if name is None:
+            return
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"a sampler's name must be a non-empty string, got {name!r}")
+        old = _REGISTRY.get(name)
+        if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
+            raise ValueError(f"a sampler named {name!r} is already registered ({old.__qualname__})")
+        _REGISTRY[name] = cls
+        cls.name = name
+
+    def frequencies(self, measure, m, d, random_state=None) -> np.ndarray:
+        """An (m, d) float64 array whose rows are the frequencies w_1..w_m for ``measure`` in R^d.
+
+        ``random_state``: None, int, SeedSequence, Generator (used directly; it advances) or
+        RandomState (see :mod:`varlab._random`).
+        """
+        if not isinstance(measure, self.measure_type):
+            raise TypeError(f"measure must be a {self.measure_type.__name__} for sampler "
+                            f"{self.name!r}, got {measure!r}")
+        m = _count(m, "m", "m")
+        d = _count(d, "d", "dimension")
+        rng = _random.generator(random_state)
+        w = np.asarray(self._frequencies(measure, m, d, rng))
+        if w.shape != (m, d) or w.dtype != np.float64:  # a subclass bug, not a user error
+            raise RuntimeError(f"{type(self).__name__}._frequencies returned {w.dtype} of shape "
+                               f"{w.shape}, expected float64 of shape {(m, d)}")
+        return w
+
+    def _frequencies(self, measure, m: int, d: int, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def __eq__(self, other):
+        return type(other) is type(self) and other.get_params() == self.get_params()
+
+    def __hash__(self):
+        return hash((type(self), repr(sorted(self.get_params().items()))))
+
+
+class IID(Sampler, name="iid"):
+    """i.i.d. frequencies: ``measure.rvs(m, d, rng)`` (Rahimi and Recht 2007; 003, Eq. 4-5).
+    Every prefix of a draw is a draw (``prefix_granularity = 1``)."""
+
+    prefix_granularity = 1
+
+    def _frequencies(self, measure, m, d, rng):
+        return measure.rvs(m, d, rng)
