@@ -41,7 +41,9 @@ Models must be picklable (defined at module level) to run with process backends.
 """
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 from typing import Callable
 
 import numpy as np
@@ -157,7 +159,9 @@ def register(cls: type, name: str | None = None) -> type:
 
 
 def _load_families() -> None:
-    from . import gcws, rff  # noqa: F401  (defining the models registers them)
+    """Import every module of this package (defining the models registers them)."""
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
 
 
 def available_models() -> list[str]:
