@@ -1,0 +1,10 @@
+"""Paper 000: P. Li, "Linearized GMM Kernels and Normalized Random Fourier Features".
+
+``rff``: §2 (RFF, NRFF; Theorems 2 and 3); ``gcws``: §1 and §3 (GMM, GCWS, Theorem 4, Fig. 4);
+``figures``: Figures 1-4. Importing the package registers its claims (in this order) and figures.
+"""
+from . import rff  # noqa: F401  (defining the claims registers them)
+from . import gcws  # noqa: F401
+from . import figures  # noqa: F401
+
+TITLE = ("P. Li, \"Linearized GMM Kernels and Normalized Random Fourier Features\"")
