@@ -10,7 +10,9 @@ import sympy
 
 from varlab.theory import derivations as D
 from varlab.theory import nrff, rff
-from varlab.theory.symbols import gamma, k, rho
+from varlab.theory.parameters import parameter
+
+gamma, k, rho = (parameter(name).symbol for name in ("gamma", "k", "rho"))
 
 t = D.T
 

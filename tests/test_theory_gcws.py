@@ -13,7 +13,9 @@ from hypothesis import given, settings, strategies as st
 from varlab.theory import gcws
 from varlab.theory import gcws_derivation as D
 from varlab.theory import nrff
-from varlab.theory.symbols import g, gamma, k, rho
+from varlab.theory.parameters import parameter
+
+g, gamma, k, rho = (parameter(name).symbol for name in ("g", "gamma", "k", "rho"))
 
 RHOS = [-1.0, -1.0 + 1e-12, -0.999999, -0.999, -0.9, -0.5, -0.2, 0.0, 0.1715728752538099,
         0.3, 0.5, 0.9, 0.999, 1.0 - 1e-6, 1.0 - 1e-9, 1.0]

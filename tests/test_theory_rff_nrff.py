@@ -126,8 +126,9 @@ _BAD = {
     "gamma": st.one_of(_NON_FINITE, st.floats(max_value=0.0, allow_infinity=False)),
     "E": st.one_of(_NON_FINITE, st.floats(max_value=0.0, allow_infinity=False),
                    st.floats(min_value=1.0, exclude_min=True, allow_infinity=False)),
-    "k": st.one_of(_NON_FINITE, st.floats(max_value=1.0, exclude_max=True, allow_infinity=False),
-                   st.floats(min_value=1.0, max_value=1e6).filter(lambda v: v != round(v))),
+    # k is an integer parameter: integers out of range are a ValueError; any float (even 2.0,
+    # NaN or inf) is a TypeError, tested in test_k_rejects_floats_and_bools
+    "k": st.one_of(st.integers(max_value=0), st.integers(min_value=2 ** 53 + 1, max_value=2 ** 70)),
 }
 _GOOD = {"rho": 0.5, "gamma": 1.0, "E": 0.5, "k": 10}
 
@@ -140,11 +141,52 @@ def test_validators_reject_out_of_domain_values(formula, data):
     bad = data.draw(_BAD[name])
     as_array = data.draw(st.booleans())
     params = {p: _GOOD[p] for p in formula.parameters}
-    params[name] = np.array([_GOOD[name], bad]) if as_array else bad
+    # (an object array for k: numpy would turn [10, 2**63] into floats, a TypeError)
+    params[name] = (np.array([_GOOD[name], bad], dtype=object if name == "k" else None) if as_array
+                    else bad)
     with pytest.raises(ValueError, match=name):
         formula(**params)
     with pytest.raises(ValueError, match=name):
         formula.mp(**params) if not as_array else formula(**params)
+
+
+@pytest.mark.parametrize("bad", [2.0, 3.5, np.nan, np.inf, True, np.bool_(True), [True, 2], [2.0, 3.0],
+                                 np.array([1.0, 2.0]), "7", np.array(["7"], dtype=object)])
+@pytest.mark.parametrize("formula", [nrff.mse_expansion, nrff.bias_expansion], ids=lambda f: f.name)
+def test_k_rejects_floats_and_bools(formula, bad):
+    # issue 7: k=2.0 was accepted by nrff formulas and a TypeError in gcws; now one rule
+    with pytest.raises(TypeError, match=r"\bk\b"):
+        formula(rho=0.5, gamma=1.0, k=bad)
+
+
+def test_k_accepts_numpy_integers_and_rejects_wrapping_uint64():
+    expected = nrff.mse_expansion(rho=0.5, gamma=1.0, k=7)
+    assert nrff.mse_expansion(rho=0.5, gamma=1.0, k=np.uint64(7)) == expected
+    assert nrff.mse_expansion(rho=0.5, gamma=1.0, k=np.int8(7)) == expected
+    assert nrff.mse_expansion(rho=0.5, gamma=1.0, k=np.array([7], np.uint16))[0] == expected
+    with pytest.raises(ValueError, match=r"\bk\b"):
+        nrff.mse_expansion(rho=0.5, gamma=1.0, k=np.array([2 ** 63], np.uint64))
+    # k = 2^53 (the largest accepted) does not wrap in k^2
+    assert nrff.mse_expansion(rho=0.5, gamma=1.0, k=2 ** 53) > 0.0
+
+
+@pytest.mark.parametrize("formula", FORMULAS, ids=IDS)
+def test_no_nan_at_rho_edges_and_huge_gamma(formula):
+    # issue 7: -2.0 * gamma overflowed to -inf and -inf * (1 - rho) = NaN at rho = 1 (nine formulas)
+    if "rho" not in formula.parameters:
+        return
+    for rho in (-1.0, 1.0):
+        for gamma in (1e308, 1.7e308, np.finfo(np.float64).max):
+            params = {"rho": rho, "gamma": gamma, "k": 3}
+            value = formula(**{name: params[name] for name in formula.parameters})
+            assert not math.isnan(value), (rho, gamma)
+            exact = formula.mp(**{name: params[name] for name in formula.parameters})
+            if abs(exact) > HUGE:
+                assert math.isinf(value)
+            elif exact == 0 or abs(exact) < TINY:
+                assert abs(value) <= TINY
+            else:
+                assert abs(mpmath.mpf(value) - exact) <= 1e-12 * abs(exact), (rho, gamma, value, exact)
 
 
 def test_validators_accept_the_closed_domain_ends():

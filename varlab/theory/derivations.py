@@ -16,8 +16,8 @@ density and the integral of cos(n w + phi) over [0, 2 pi] are computed once by
 ``sympy.integrate`` (``_normal_cos_mean``, ``_uniform_cos_mean``) and every expectation below is
 built from them by substitution. Each derivation takes well under a second.
 
-Results are sympy expressions in the real symbols ``rho`` and ``gamma`` of
-``varlab.theory.symbols`` (so they compare directly with ``Formula.expr``), or, where stated,
+Results are sympy expressions in the symbols ``rho`` (real) and ``gamma`` (positive) of
+``varlab.theory.parameters`` (so they compare directly with ``Formula.expr``), or, where stated,
 in ``t = exp(-gamma (1 - rho))`` (the symbol ``T`` below, positive).
 """
 from __future__ import annotations
@@ -28,7 +28,9 @@ from math import comb
 
 import sympy
 
-from .symbols import gamma, rho
+from .parameters import parameter
+
+rho, gamma = parameter("rho").symbol, parameter("gamma").symbol
 
 __all__ = [
     "T", "to_t", "from_t",

@@ -37,17 +37,16 @@ and V_g = 0 while V_n > 0: the ratio is +inf there (numpy inf, never NaN).
 """
 from __future__ import annotations
 
-import numbers
+from functools import lru_cache
 
 import mpmath
 import numpy as np
 import sympy
 from scipy import stats
 
-from .. import _validate
-from .formula import Formula
+from .formula import Formula, _check_dps
 from .nrff import asymptotic_variance as _nrff_asymptotic_variance
-from .symbols import E as _E, g as _g, gamma as _gamma, k as _k, rho as _rho
+from .parameters import parameter
 
 __all__ = [
     "collision_mean", "collision_variance", "estimator_mean", "estimator_variance",
@@ -58,36 +57,9 @@ __all__ = [
     "asymptotic_accuracy",
 ]
 
-_gmm = sympy.Symbol("gmm", real=True)
-
-
-# ---------------------------------------------------------------------------------------------
-# validators
-# ---------------------------------------------------------------------------------------------
-
-def _sample_size(value, name: str = "k"):
-    """k: a Python/numpy integer >= 1, or an array of them (for broadcasting)."""
-    if isinstance(value, (numbers.Integral, np.integer)) and not isinstance(value, (bool, np.bool_)):
-        return _validate.positive_int(int(value), name)
-    array = np.asarray(value)
-    if array.dtype == bool or not np.issubdtype(array.dtype, np.integer):
-        raise TypeError(f"{name} must be an integer >= 1 or an array of integers >= 1, got {value!r}")
-    if np.any(array < 1):
-        raise ValueError(f"{name} must hold integers >= 1, got {value!r}")
-    if array.ndim == 0:
-        return int(array)
-    return array.astype(np.int64)
-
-
-def _gmm_value(value, name):
-    return _validate.probability(value, name)
-
-
-def _expectation(value, name):
-    return _validate.probability(value, name, open_low=True)
-
-
-_RHO_GAMMA = {"rho": _validate.correlation, "gamma": _validate.positive}
+_rho, _gamma, _k, _g, _E, _gmm = (parameter(name).symbol
+                                  for name in ("rho", "gamma", "k", "g", "E", "gmm"))
+_RHO_GAMMA = ("rho", "gamma")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,7 +70,7 @@ collision_mean = Formula(
     name="gcws.collision_mean",
     expr=_gmm,
     numeric=lambda gmm: gmm * 1.0,
-    validators={"gmm": _gmm_value},
+    parameters=("gmm",),
     source="000, Thm 1 and Eq. (11)",
     description="E 1{GCWS samples of u and v collide} = GMM(u, v)",
 )
@@ -107,7 +79,7 @@ collision_variance = Formula(
     name="gcws.collision_variance",
     expr=_gmm * (1 - _gmm),
     numeric=lambda gmm: gmm * (1.0 - gmm),
-    validators={"gmm": _gmm_value},
+    parameters=("gmm",),
     source="000, Eq. (12)",
     description="Var of one collision indicator (Bernoulli): GMM (1 - GMM)",
 )
@@ -116,7 +88,7 @@ estimator_mean = Formula(
     name="gcws.estimator_mean",
     expr=_gmm,
     numeric=lambda gmm, k: gmm + 0.0 * k,
-    validators={"gmm": _gmm_value, "k": _sample_size},
+    parameters=("gmm", "k"),
     source="000, Sec. 1.3 (binomial, after Eq. 12)",
     description="E of the k-sample collision fraction: GMM (unbiased for every k)",
 )
@@ -125,7 +97,7 @@ estimator_variance = Formula(
     name="gcws.estimator_variance",
     expr=_gmm * (1 - _gmm) / _k,
     numeric=lambda gmm, k: gmm * (1.0 - gmm) / k,
-    validators={"gmm": _gmm_value, "k": _sample_size},
+    parameters=("gmm", "k"),
     source="000, Sec. 1.3 (binomial, after Eq. 12)",
     description="Var of the k-sample collision fraction: GMM (1 - GMM) / k (exact)",
 )
@@ -134,7 +106,7 @@ relative_variance_of_mean = Formula(
     name="gcws.relative_variance_of_mean",
     expr=(1 - _E) / _E,
     numeric=lambda E: (1.0 - E) / E,
-    validators={"E": _expectation},
+    parameters=("E",),
     source="001, Fig. 1 (right) and Sec. 3; 000, Fig. 3: Var/E^2 = E(1 - E)/E^2 with E = GMM",
     description="(1 - E)/E per sample; the k-sample value is this over k",
 )
@@ -162,7 +134,7 @@ g_of_rho = Formula(
     name="gcws.g_of_rho",
     expr=_g_of_rho_expr,
     numeric=lambda rho: _g_pair(rho)[1],
-    validators={"rho": _validate.correlation},
+    parameters=("rho",),
     source="000, Sec. 3, Eq. (22) (limit of GMM under the model of [19])",
     description="g = (1 - sqrt((1-rho)/2)) / (1 + sqrt((1-rho)/2)); evaluated as "
                 "(1 + rho) / (2 (1 + s)^2)",
@@ -185,7 +157,7 @@ rho_of_g = Formula(
     name="gcws.rho_of_g",
     expr=1 - 2 * ((1 - _g) / (1 + _g)) ** 2,
     numeric=_rho_of_g,
-    validators={"g": _gmm_value},
+    parameters=("g",),
     source="000, Sec. 3, Eq. (23)",
     description="rho = 1 - 2 ((1 - g)/(1 + g))^2, the inverse of g(rho) on [0, 1]",
 )
@@ -199,7 +171,7 @@ rbf_of_g = Formula(
     name="gcws.rbf_of_g",
     expr=sympy.exp(-2 * _gamma * ((1 - _g) / (1 + _g)) ** 2),
     numeric=lambda g, gamma: _rbf_of_g(g, gamma),
-    validators={"g": _gmm_value, "gamma": _validate.positive},
+    parameters=("g", "gamma"),
     source="000, Sec. 3, Eq. (23)",
     description="exp(-gamma (1 - rho)) written in g: exp(-2 gamma ((1 - g)/(1 + g))^2) "
                 "(= h(g), the function the GCWS-based RBF estimator applies to Xbar)",
@@ -226,7 +198,7 @@ asymptotic_variance = Formula(
     name="gcws.asymptotic_variance",
     expr=_eq26_in_g.subs(_g, _g_of_rho_expr),
     numeric=_asymptotic_variance,
-    validators=_RHO_GAMMA,
+    parameters=_RHO_GAMMA,
     source="000, Thm 4, Eq. (25)-(26), with g = g(rho) of Eq. (22)",
     description="V_g: k Var(exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2)) -> V_g as k -> infinity; "
                 "evaluated as 4 gamma^2 (1 + rho)(1 + s) s^3 exp(-2 gamma (1 - rho)); "
@@ -260,7 +232,7 @@ asymptotic_bias = Formula(
     name="gcws.asymptotic_bias",
     expr=_bias_in_g.subs(_g, _g_of_rho_expr),
     numeric=_asymptotic_bias,
-    validators=_RHO_GAMMA,
+    parameters=_RHO_GAMMA,
     source="varlab (derived; the paper states only O(1/k) in 000, Thm 4, Eq. (24)): "
            "b1 = h''(g) g (1 - g) / 2 by the delta method; see varlab.theory.gcws_derivation",
     description="b1: k (E exp(-2 gamma ((1-Xbar)/(1+Xbar))^2) - exp(-gamma (1 - rho))) -> b1; "
@@ -295,11 +267,28 @@ def _variance_ratio(rho, gamma):
         return np.exp(log_value)   # 0 at rho = 1 (limit), +inf at rho = -1; never NaN
 
 
+@lru_cache(maxsize=None)
+def _variance_ratio_lambdified():
+    return sympy.lambdify((_rho, _gamma), _nrff_asymptotic_variance.expr / asymptotic_variance.expr,
+                          modules="mpmath")
+
+
+def _variance_ratio_mp(rho, gamma):
+    """mpmath reference: V_n/V_g from the two expressions, and their limits where both are 0 or
+    V_g is 0: 0 at rho = 1, +inf at rho = -1 (sympy's limits; test_variance_ratio_limits)."""
+    if rho == 1:
+        return mpmath.mpf(0)
+    if rho == -1:
+        return mpmath.inf
+    return _variance_ratio_lambdified()(rho, gamma)
+
+
 variance_ratio = Formula(
     name="gcws.variance_ratio",
     expr=_nrff_asymptotic_variance.expr / asymptotic_variance.expr,
+    reference=_variance_ratio_mp,
     numeric=_variance_ratio,
-    validators=_RHO_GAMMA,
+    parameters=_RHO_GAMMA,
     source="000, Fig. 4: V_n / V_g from Thm 3, Eq. (20) and Thm 4, Eq. (26)",
     description="NRFF over GCWS asymptotic variance for estimating the RBF kernel; "
                 "= s (5 - S)(sinh(y)/y)^2/((1+rho)(1+s)), y = gamma (1 - rho), S = 1 - e^{-2y}. "
@@ -447,14 +436,18 @@ def _interior_moments(k, g, gc, gamma):
 
 
 def _broadcast_inputs(rho, gamma, k):
-    rho = _validate.correlation(rho, "rho")
-    gamma = _validate.positive(gamma, "gamma")
-    k = _sample_size(k, "k")
-    return np.broadcast_arrays(rho, gamma, np.asarray(k, dtype=np.int64))
+    try:
+        return np.broadcast_arrays(parameter("rho").validate(rho), parameter("gamma").validate(gamma),
+                                   parameter("k").validate(k))
+    except ValueError as error:
+        if "broadcast" not in str(error):
+            raise
+        raise ValueError(f"the shapes of rho {np.shape(rho)}, gamma {np.shape(gamma)} and k "
+                         f"{np.shape(k)} do not broadcast together") from None
 
 
 def _exact(rho, gamma, k, want_bias=False):
-    rho, gamma, k = _broadcast_inputs(rho, gamma, k)
+    """(mean, variance[, bias]) for validated, broadcast arrays rho, gamma (float64), k (int64)."""
     shape = rho.shape
     rho, gamma, k = rho.ravel(), gamma.ravel(), k.ravel()
     s, g, gc = _g_pair(rho)
@@ -489,7 +482,11 @@ def _exact(rho, gamma, k, want_bias=False):
     out = [mean.reshape(shape), variance.reshape(shape)]
     if want_bias:
         out.append(bias.reshape(shape))
-    return [float(x) if x.ndim == 0 else x for x in out]
+    return out
+
+
+def _scalars(values):
+    return [float(x) if x.ndim == 0 else x for x in values]
 
 
 def exact_moments(rho, gamma, k):
@@ -505,27 +502,79 @@ def exact_moments(rho, gamma, k):
     range underflow towards 0); finite, non-negative and never NaN for any valid input,
     k up to 1e6 and beyond (a 10 x 4 grid at k = 1e6 takes well under a second).
     At rho = 1 (g = 1) and rho = -1 (g = 0) Xbar is constant: mean = exp(-gamma (1 - rho)),
-    variance = 0 exactly. Scalars in give floats out.
+    variance = 0 exactly. Scalars in give floats out. The two moments are also the computed
+    Formulas ``exact_mean`` and ``exact_variance``.
+
+    >>> mean, variance = exact_moments(0.5, 1.0, 10)
+    >>> round(mean, 6), round(variance, 8)
+    (0.586748, 0.03519827)
     """
-    return tuple(_exact(rho, gamma, k))
+    with np.errstate(over="ignore", under="ignore", divide="ignore"):
+        return tuple(_scalars(_exact(*_broadcast_inputs(rho, gamma, k))))
 
 
-def exact_mean(rho, gamma, k):
-    """Exact finite-k E exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (see ``exact_moments``)."""
-    return _exact(rho, gamma, k)[0]
+# mpmath reference: the full binomial sum (k + 1 terms) at the ambient precision
+_REFERENCE_MAX_K = 20000
 
 
-def exact_variance(rho, gamma, k):
-    """Exact finite-k Var exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (see ``exact_moments``)."""
-    return _exact(rho, gamma, k)[1]
+def _moments_mp(rho, gamma, k):
+    """(mean, variance) of h(Xbar) at the ambient mpmath precision; rho, gamma exact binary values."""
+    r, gm = mpmath.mpf(rho), mpmath.mpf(gamma)
+    s = mpmath.sqrt((1 - r) / 2)
+    g = (1 - s) / (1 + s)
+    gc = 1 - g
+    if g == 0 or gc == 0:
+        return +mpmath.exp(-gm * (1 - r)), mpmath.mpf(0)
+    ratio = g / gc
+    pmf = gc ** k
+    weights, values = [], []
+    for j in range(k + 1):
+        weights.append(pmf)
+        values.append(mpmath.exp(-2 * gm * (mpmath.mpf(k - j) / (k + j)) ** 2))
+        pmf = pmf * (k - j) / (j + 1) * ratio
+    mean = mpmath.fsum(w * v for w, v in zip(weights, values))
+    variance = mpmath.fsum(w * (v - mean) ** 2 for w, v in zip(weights, values))
+    return mean, variance
+
+
+_EXACT_SOURCE = ("varlab (derived; Theorem 4 of 000 gives only the large-k forms): the binomial "
+                 "law of Xbar = Binomial(k, g)/k summed, g = g(rho) of 000, Eq. (22)")
+
+exact_mean = Formula(
+    name="gcws.exact_mean",
+    parameters=("rho", "gamma", "k"),
+    numeric=lambda rho, gamma, k: _exact(rho, gamma, k)[0],
+    reference=lambda rho, gamma, k: _moments_mp(rho, gamma, k)[0],
+    reference_domain={"k": (1, _REFERENCE_MAX_K)},
+    tolerance=1e-11,
+    source=_EXACT_SOURCE,
+    description="Exact finite-k E exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (see ``exact_moments``); "
+                "computed (a windowed binomial sum), no closed form",
+    derived_by_varlab=True,
+)
+
+exact_variance = Formula(
+    name="gcws.exact_variance",
+    parameters=("rho", "gamma", "k"),
+    numeric=lambda rho, gamma, k: _exact(rho, gamma, k)[1],
+    reference=lambda rho, gamma, k: _moments_mp(rho, gamma, k)[1],
+    reference_domain={"k": (1, _REFERENCE_MAX_K)},
+    tolerance=1e-10,
+    source=_EXACT_SOURCE,
+    description="Exact finite-k Var exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (see ``exact_moments``); "
+                "computed (a centred two-pass windowed binomial sum), no closed form",
+    derived_by_varlab=True,
+)
 
 
 def exact_bias(rho, gamma, k):
     """Exact finite-k bias E h(Xbar) - exp(-gamma (1 - rho)) of the GCWS-based RBF estimator.
 
     Computed without the cancellation of ``exact_mean - rbf``; k * bias -> ``asymptotic_bias``.
+    (Not a Formula: it changes sign, so no relative tolerance holds across its domain.)
     """
-    return _exact(rho, gamma, k, want_bias=True)[2]
+    with np.errstate(over="ignore", under="ignore", divide="ignore"):
+        return _scalars(_exact(*_broadcast_inputs(rho, gamma, k), want_bias=True))[2]
 
 
 def asymptotic_accuracy(rho, gamma, k):
@@ -536,7 +585,7 @@ def asymptotic_accuracy(rho, gamma, k):
     underflows to 0 (extreme gamma), +inf.
     """
     rho_a, gamma_a, k_a = _broadcast_inputs(rho, gamma, k)
-    variance = np.asarray(exact_variance(rho_a, gamma_a, k_a))
+    variance = np.asarray(exact_variance(rho=rho_a, gamma=gamma_a, k=k_a))
     approx = np.asarray(asymptotic_variance(rho=rho_a, gamma=gamma_a)) / k_a
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.abs(approx - variance) / variance
@@ -548,28 +597,20 @@ def exact_moments_mp(rho, gamma, k, dps: int = 50):
     """mpmath reference for ``exact_moments``: the full binomial sum at ``dps`` digits.
 
     Scalar ``rho``, ``gamma`` (their exact binary values) and ``k`` (1 <= k <= 20000; the
-    sum has k + 1 terms). Returns (mean, variance) as mpf.
+    sum has k + 1 terms), validated like every Formula's parameters. Returns (mean, variance)
+    as mpf, computed at dps + 15 digits. ``exact_mean.mp`` and ``exact_variance.mp`` evaluate
+    the same sum with the precision control of ``Formula.mp``.
     """
-    rho = float(_validate.correlation(rho, "rho"))
-    gamma = float(_validate.positive(gamma, "gamma"))
-    k = _validate.positive_int(k, "k")
-    if k > 20000:
-        raise ValueError(f"k must be <= 20000 for the mpmath reference, got {k}")
+    dps = _check_dps(dps)
+    for name, value in (("rho", rho), ("gamma", gamma), ("k", k)):
+        if np.ndim(value) != 0:
+            raise ValueError(f"exact_moments_mp takes scalar parameters; {name} has shape {np.shape(value)}")
+    rho = float(parameter("rho").validate(rho))
+    gamma = float(parameter("gamma").validate(gamma))
+    k = int(parameter("k").validate(k))
+    if k > _REFERENCE_MAX_K:
+        raise ValueError(f"k must be <= {_REFERENCE_MAX_K} for the mpmath reference, got {k}")
     with mpmath.workdps(dps + 15):
-        r, gm = mpmath.mpf(rho), mpmath.mpf(gamma)
-        s = mpmath.sqrt((1 - r) / 2)
-        g = (1 - s) / (1 + s)
-        gc = 1 - g
-        if g == 0 or gc == 0:
-            return +mpmath.exp(-gm * (1 - r)), mpmath.mpf(0)
-        ratio = g / gc
-        pmf = gc ** k
-        weights, values = [], []
-        for j in range(k + 1):
-            weights.append(pmf)
-            values.append(mpmath.exp(-2 * gm * (mpmath.mpf(k - j) / (k + j)) ** 2))
-            pmf = pmf * (k - j) / (j + 1) * ratio
-        mean = mpmath.fsum(w * v for w, v in zip(weights, values))
-        variance = mpmath.fsum(w * (v - mean) ** 2 for w, v in zip(weights, values))
+        mean, variance = _moments_mp(rho, gamma, k)
     with mpmath.workdps(dps):
         return +mean, +variance

@@ -34,7 +34,9 @@ from functools import lru_cache
 
 import sympy
 
-from .symbols import g, gamma, k, rho
+from .parameters import parameter
+
+g, gamma, k, rho = (parameter(name).symbol for name in ("g", "gamma", "k", "rho"))
 
 __all__ = [
     "x", "t", "mu", "lam", "sigma", "s",

@@ -9,30 +9,36 @@ Stable numerics (derived here, checked symbolically in the tests): with
 s = 1 - exp(-2 gamma (1 - rho)) = -expm1(-2 gamma (1 - rho)),
     V_n = V - e^{-2 gamma (1-rho)} [3 - e^{-4 gamma (1-rho)}] / 4 = s^2 (5 - s) / 4,
 which is exactly 0 at rho = 1 and free of cancellation near it.
+
+>>> asymptotic_variance(rho=0.5, gamma=1.0)
+0.4363253866602483
+>>> mse_expansion(rho=0.5, gamma=1.0, k=2.0)
+Traceback (most recent call last):
+...
+TypeError: k must be an integer >= 1 (or an array of them), got 2.0
 """
 from __future__ import annotations
 
 import numpy as np
 import sympy
 
-from .. import _validate
 from .formula import Formula
-from .rff import variance as rff_variance
-from .symbols import gamma as _gamma, k as _k, rho as _rho
+from .parameters import parameter
+from .rff import _twice, variance as rff_variance
 
-_PARAMS = {"rho": _validate.correlation, "gamma": _validate.positive}
+_rho, _gamma, _k, _E = (parameter(name).symbol for name in ("rho", "gamma", "k", "E"))
 _A2 = sympy.exp(-2 * _gamma * (1 - _rho))
 
 
 def _s(rho, gamma):
-    return -np.expm1(-2.0 * gamma * (1.0 - rho))
+    return -np.expm1(_twice(rho, gamma))
 
 
 asymptotic_variance = Formula(
     name="nrff.asymptotic_variance",
     expr=rff_variance.expr - _A2 * (3 - _A2 ** 2) / 4,
     numeric=lambda rho, gamma: _s(rho, gamma) ** 2 * (5.0 - _s(rho, gamma)) / 4.0,
-    validators=_PARAMS,
+    parameters=("rho", "gamma"),
     source="000, Thm 3, Eq. (20)-(21)",
     description="V_n: k Var(NRFF) -> V_n as k -> infinity",
     asymptotic=True,
@@ -43,7 +49,7 @@ variance_ratio = Formula(
     expr=asymptotic_variance.expr / rff_variance.expr,
     numeric=lambda rho, gamma: (_s(rho, gamma) ** 2 * (5.0 - _s(rho, gamma)))
     / (2.0 * (1.0 + _s(rho, gamma) ** 2)),
-    validators=_PARAMS,
+    parameters=("rho", "gamma"),
     source="000, Fig. 1: V_n / V from Eq. (20)-(21)",
     description="Improvement of NRFF over RFF; 0 at rho = 1, -> 1 as gamma (1 - rho) -> infinity",
     asymptotic=True,
@@ -51,10 +57,9 @@ variance_ratio = Formula(
 
 relative_variance_of_mean = Formula(
     name="nrff.relative_variance_of_mean",
-    expr=(1 - sympy.Symbol("E", real=True) ** 2) ** 2 * (4 + sympy.Symbol("E", real=True) ** 2)
-    / (4 * sympy.Symbol("E", real=True) ** 2),
+    expr=(1 - _E ** 2) ** 2 * (4 + _E ** 2) / (4 * _E ** 2),
     numeric=lambda E: ((1.0 - E) * (1.0 + E)) ** 2 * (4.0 + E ** 2) / (4.0 * E ** 2),
-    validators={"E": lambda value, name: _validate.probability(value, name, open_low=True)},
+    parameters=("E",),
     source="000, Fig. 3: V_n / E^2 against E = exp(-gamma (1 - rho)) (from Eq. 20)",
     description="(1 - E^2)^2 (4 + E^2) / (4 E^2); independent of gamma",
     asymptotic=True,
@@ -75,15 +80,9 @@ _T = sympy.exp(-_gamma * (1 - _rho))
 _DERIVED = "varlab (derived): second-order delta method, see varlab.theory.derivations"
 
 
-def _sample_size(value, name):
-    """k: finite integer values >= 1 (any array shape)."""
-    array = _validate.real_array(value, name, low=1.0)
-    if np.any(array != np.round(array)):
-        raise ValueError(f"{name} must hold integers >= 1, got {value!r}")
-    return array
-
-
-_PARAMS_K = {"rho": _validate.correlation, "gamma": _validate.positive, "k": _sample_size}
+def _float(k):
+    """k (validated int64, <= 2^53) as float64: exact, and k^2 cannot wrap."""
+    return np.asarray(k, dtype=np.float64)
 
 
 def _bias_coefficient(rho, gamma):
@@ -93,7 +92,7 @@ def _bias_coefficient(rho, gamma):
 
 
 def _mse_second_order_coefficient(rho, gamma):
-    u = np.exp(-2.0 * gamma * (1.0 - rho))
+    u = np.exp(_twice(rho, gamma))
     s = _s(rho, gamma)
     return u * s ** 2 * ((47.0 * u + 110.0) * u + 55.0) / 64.0
 
@@ -102,7 +101,7 @@ bias_coefficient = Formula(
     name="nrff.bias_coefficient",
     expr=_T * (_T ** 4 - 1) / 8,
     numeric=_bias_coefficient,
-    validators=_PARAMS,
+    parameters=("rho", "gamma"),
     source=_DERIVED + " (nrff_bias_coefficient: b1 = tr(H Sigma) / 2)",
     description="b1 in E[NRFF] = exp(-gamma (1 - rho)) + b1 / k + O(1/k^2); b1 = t (t^4 - 1) / 8, "
                 "t = exp(-gamma (1 - rho)); NRFF underestimates the kernel",
@@ -114,7 +113,7 @@ mse_second_order_coefficient = Formula(
     name="nrff.mse_second_order_coefficient",
     expr=_T ** 2 * (1 - _T ** 2) ** 2 * (47 * _T ** 4 + 110 * _T ** 2 + 55) / 64,
     numeric=_mse_second_order_coefficient,
-    validators=_PARAMS,
+    parameters=("rho", "gamma"),
     source=_DERIVED + " (nrff_mse_second_order_coefficient)",
     description="c2 in MSE(NRFF) = V_n / k + c2 / k^2 + O(1/k^3); "
                 "c2 = t^2 (1 - t^2)^2 (47 t^4 + 110 t^2 + 55) / 64, t = exp(-gamma (1 - rho))",
@@ -125,8 +124,8 @@ mse_second_order_coefficient = Formula(
 bias_expansion = Formula(
     name="nrff.bias_expansion",
     expr=bias_coefficient.expr / _k,
-    numeric=lambda rho, gamma, k: _bias_coefficient(rho, gamma) / k,
-    validators=_PARAMS_K,
+    numeric=lambda rho, gamma, k: _bias_coefficient(rho, gamma) / _float(k),
+    parameters=("rho", "gamma", "k"),
     source=_DERIVED,
     description="b1 / k: the leading term of E[NRFF] - exp(-gamma (1 - rho)); error O(1/k^2)",
     asymptotic=True,
@@ -136,9 +135,9 @@ bias_expansion = Formula(
 mse_expansion = Formula(
     name="nrff.mse_expansion",
     expr=asymptotic_variance.expr / _k + mse_second_order_coefficient.expr / _k ** 2,
-    numeric=lambda rho, gamma, k: (_s(rho, gamma) ** 2 * (5.0 - _s(rho, gamma)) / 4.0) / k
-    + _mse_second_order_coefficient(rho, gamma) / k ** 2,
-    validators=_PARAMS_K,
+    numeric=lambda rho, gamma, k: (_s(rho, gamma) ** 2 * (5.0 - _s(rho, gamma)) / 4.0) / _float(k)
+    + _mse_second_order_coefficient(rho, gamma) / _float(k) ** 2,
+    parameters=("rho", "gamma", "k"),
     source=_DERIVED + "; the 1/k term is 000, Thm 3, Eq. (20)",
     description="V_n / k + c2 / k^2: the MSE of NRFF with k samples up to O(1/k^3)",
     asymptotic=True,

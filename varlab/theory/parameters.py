@@ -73,8 +73,12 @@ class Parameter:
         name = self.name if name is None else name
         if self.integer:
             return self._validate_integer(value, name)
-        return _validate.real_array(value, name, low=self.low, high=self.high,
-                                    low_open=self.low_open, high_open=self.high_open)
+        _reject_non_numbers(value, name, "a real number or array of real numbers")
+        try:
+            return _validate.real_array(value, name, low=self.low, high=self.high,
+                                        low_open=self.low_open, high_open=self.high_open)
+        except OverflowError:       # e.g. a Python int beyond the float64 range
+            raise ValueError(f"{name} must be finite and in {self.domain}, got {value!r}") from None
 
     def _validate_integer(self, value, name: str) -> np.ndarray:
         low = int(self.low) if self.low is not None else -MAX_INTEGER
@@ -86,10 +90,20 @@ class Parameter:
             if not low <= int(value) <= high:
                 raise ValueError(f"{name} must be an integer in [{low}, {high}], got {value!r}")
             return np.asarray(int(value), dtype=np.int64)
+        # a list such as [True, 2] becomes an int array: look at the elements themselves
+        _reject_non_numbers(value, name, "an integer or array of integers", integer=True)
         try:
             array = np.asarray(value)
         except Exception:
             raise TypeError(message) from None
+        if array.dtype.kind == "O":
+            _reject_non_numbers(array, name, "an integer or array of integers", integer=True)
+        if array.dtype.kind == "O" and array.size:
+            # Python ints beyond int64 (checked above to be integers): range-check exactly
+            items = [int(item) for item in array.ravel()]
+            if min(items) < low or max(items) > high:
+                raise ValueError(f"{name} must hold integers in [{low}, {high}], got {value!r}")
+            array = np.asarray(items, dtype=np.int64).reshape(array.shape)
         if array.dtype.kind not in "iu":
             raise TypeError(message)
         # compare in Python ints / object space so that uint64 values beyond int64 never wrap
@@ -100,6 +114,22 @@ class Parameter:
     def typical(self) -> np.ndarray:
         """The declared typical grid (for tests and listings)."""
         return np.asarray(self.grid, dtype=np.int64 if self.integer else np.float64)
+
+
+def _reject_non_numbers(value, name: str, what: str, integer: bool = False) -> None:
+    """TypeError for booleans, strings or (for integers) non-integers hidden inside a list,
+    tuple or object array, which numpy would silently convert ([True, 2] -> [1, 2],
+    object ["0.5"] -> 0.5)."""
+    if not isinstance(value, (list, tuple)) and not (isinstance(value, np.ndarray) and value.dtype.kind == "O"):
+        return
+    kind = numbers.Integral if integer else numbers.Real
+    try:
+        items = np.asarray(value, dtype=object).ravel()
+    except Exception:
+        raise TypeError(f"{name} must be {what}, got {value!r}") from None
+    for item in items:
+        if isinstance(item, (bool, np.bool_)) or not isinstance(item, kind):
+            raise TypeError(f"{name} must be {what} (not {type(item).__name__}), got {value!r}")
 
 
 _PARAMETERS: dict[str, Parameter] = {}

@@ -6,53 +6,63 @@ cos(sqrt(gamma) x) cos(sqrt(gamma) y). The estimator of k samples is their avera
 variance is the per-sample variance divided by k, exactly.
 
 Stable numerics: with s = -expm1(-2 gamma (1 - rho)) = 1 - exp(-2 gamma (1 - rho)),
-V = 1/2 + s^2 / 2; near rho = 1 s is computed without cancellation.
+V = 1/2 + s^2 / 2; near rho = 1 s is computed without cancellation. Products are formed as
+2 (gamma (1 - rho)), never (2 gamma)(1 - rho): the latter overflows to -inf * 0 = NaN at
+rho = 1 for gamma near the float64 maximum (the two agree to the last bit otherwise).
+
+>>> variance(rho=0.0, gamma=1.0)
+0.8738225362077544
 """
 from __future__ import annotations
 
 import numpy as np
 import sympy
 
-from .. import _validate
 from .formula import Formula
-from .symbols import gamma as _gamma, rho as _rho
+from .parameters import parameter
 
-_PARAMS = {"rho": _validate.correlation, "gamma": _validate.positive}
+_rho, _gamma, _E = (parameter(name).symbol for name in ("rho", "gamma", "E"))
+
+
+def _twice(rho, gamma):
+    """-2 gamma (1 - rho), without overflowing to -inf * 0 at rho = 1."""
+    return -2.0 * (gamma * (1.0 - rho))
+
 
 mean = Formula(
     name="rff.mean",
+    parameters=("rho", "gamma"),
     expr=sympy.exp(-_gamma * (1 - _rho)),
     numeric=lambda rho, gamma: np.exp(-gamma * (1.0 - rho)),
-    validators=_PARAMS,
     source="000, Thm 2, Eq. (16)",
     description="E[sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w)] = exp(-gamma (1 - rho))",
 )
 
 variance = Formula(
     name="rff.variance",
+    parameters=("rho", "gamma"),
     expr=sympy.Rational(1, 2) + sympy.Rational(1, 2) * (1 - sympy.exp(-2 * _gamma * (1 - _rho))) ** 2,
-    numeric=lambda rho, gamma: 0.5 + 0.5 * np.expm1(-2.0 * gamma * (1.0 - rho)) ** 2,
-    validators=_PARAMS,
+    numeric=lambda rho, gamma: 0.5 + 0.5 * np.expm1(_twice(rho, gamma)) ** 2,
     source="000, Thm 2, Eq. (18)",
     description="Var of one RFF sample; the k-sample estimator has variance V / k exactly",
 )
 
 no_phase_mean = Formula(
     name="rff.no_phase_mean",
+    parameters=("rho", "gamma"),
     expr=(sympy.exp(-_gamma * (1 - _rho)) + sympy.exp(-_gamma * (1 + _rho))) / 2,
     numeric=lambda rho, gamma: 0.5 * np.exp(-gamma * (1.0 - rho)) + 0.5 * np.exp(-gamma * (1.0 + rho)),
-    validators=_PARAMS,
     source="000, Thm 2, Eq. (17); 001, Eq. (11) (folded RBF)",
     description="E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)]",
 )
 
 no_phase_variance = Formula(
     name="rff.no_phase_variance",
+    parameters=("rho", "gamma"),
     expr=((1 - sympy.exp(-2 * _gamma * (1 - _rho))) ** 2
           + (1 - sympy.exp(-2 * _gamma * (1 + _rho))) ** 2) / 8,
-    numeric=lambda rho, gamma: 0.125 * (np.expm1(-2.0 * gamma * (1.0 - rho)) ** 2
-                                        + np.expm1(-2.0 * gamma * (1.0 + rho)) ** 2),
-    validators=_PARAMS,
+    numeric=lambda rho, gamma: 0.125 * (np.expm1(_twice(rho, gamma)) ** 2
+                                        + np.expm1(-2.0 * (gamma * (1.0 + rho))) ** 2),
     source="varlab (derived; not in the papers): cos^2 = (1 + cos 2.)/2 and "
            "E cos(a x + b y) = exp(-(a^2 + b^2 + 2ab rho)/2); see varlab.theory.derivations",
     description="Var[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = "
@@ -70,19 +80,18 @@ def _relative(variance_values, mean_values):
 
 relative_variance = Formula(
     name="rff.relative_variance",
+    parameters=("rho", "gamma"),
     expr=variance.expr / mean.expr ** 2,
     numeric=lambda rho, gamma: _relative(variance.numeric(rho, gamma), mean.numeric(rho, gamma)),
-    validators=_PARAMS,
     source="001, Fig. 1 (left), from Eq. (12) and (14); 000, Fig. 3",
     description="Var / E^2 of one RFF sample as a function of (rho, gamma)",
 )
 
 relative_variance_of_mean = Formula(
     name="rff.relative_variance_of_mean",
-    expr=(sympy.Rational(1, 2) + sympy.Rational(1, 2) * (1 - sympy.Symbol("E", real=True) ** 2) ** 2)
-    / sympy.Symbol("E", real=True) ** 2,
+    parameters=("E",),
+    expr=(sympy.Rational(1, 2) + sympy.Rational(1, 2) * (1 - _E ** 2) ** 2) / _E ** 2,
     numeric=lambda E: (0.5 + 0.5 * ((1.0 - E) * (1.0 + E)) ** 2) / E ** 2,
-    validators={"E": lambda value, name: _validate.probability(value, name, open_low=True)},
     source="001, Fig. 1 (right); 000, Fig. 3: Var/E^2 of RFF against E = exp(-gamma (1 - rho))",
     description="(1/2 + (1 - E^2)^2 / 2) / E^2; independent of gamma",
 )
