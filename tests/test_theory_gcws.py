@@ -438,3 +438,38 @@ def test_exact_moments_bounds(r, gm, kk):
     assert 0.0 <= variance <= np.expm1(-2 * gm) ** 2 / 4 * (1 + 1e-12)
     assert gcws.asymptotic_variance(rho=r, gamma=gm) >= 0.0
     assert gcws.variance_ratio(rho=r, gamma=gm) >= 0.0
+
+
+@pytest.mark.parametrize("r", [-1.0, 1.0, -1.0 + 1e-12, 1.0 - 1e-12])
+@pytest.mark.parametrize("gm", [1e308, 1.7e308, np.finfo(np.float64).max])
+def test_edges_with_gamma_near_the_float64_maximum(r, gm):
+    # issue 7: rho = +-1 with gamma near the float64 maximum (-inf * 0 = NaN elsewhere); no NaN,
+    # no warning, and the right limit values
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        values = [f(rho=r, gamma=gm) for f in (gcws.asymptotic_variance, gcws.asymptotic_bias,
+                                               gcws.variance_ratio)]
+        values += list(gcws.exact_moments(r, gm, 5)) + [gcws.exact_bias(r, gm, 5), gcws.exact_mean(r, gm, 5),
+                                                        gcws.asymptotic_accuracy(r, gm, 5)]
+        gv = gcws.g_of_rho(rho=r)
+        values += [gv, gcws.rho_of_g(g=gv), gcws.rbf_of_g(g=gv, gamma=gm)]
+    assert not any(np.isnan(values))
+    if r == 1.0:
+        assert gcws.exact_moments(r, gm, 5) == (1.0, 0.0) and gcws.rbf_of_g(g=1.0, gamma=gm) == 1.0
+    if r == -1.0:
+        assert gcws.exact_moments(r, gm, 5) == (0.0, 0.0) and gcws.variance_ratio(rho=r, gamma=gm) == np.inf
+
+
+def test_exact_moments_shape_mismatch_names_the_parameters():
+    with pytest.raises(ValueError, match=r"rho.*gamma.*k"):
+        gcws.exact_moments(np.zeros(2), np.ones(3), 4)
+    with pytest.raises(ValueError, match=r"rho.*gamma.*k"):
+        gcws.exact_variance(rho=np.zeros(2), gamma=np.ones(3), k=4)
+
+
+@pytest.mark.parametrize("bad", [2.0, True, [True, 2], np.array([2 ** 63], np.uint64)])
+def test_one_k_rule_in_the_exact_moments(bad):
+    error = ValueError if isinstance(bad, np.ndarray) else TypeError
+    for call in (gcws.exact_moments, gcws.exact_bias, gcws.asymptotic_accuracy):
+        with pytest.raises(error, match=r"\bk\b"):
+            call(0.5, 1.0, bad)
