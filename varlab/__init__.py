@@ -1,12 +1,13 @@
 """varlab: checkable theory, Monte Carlo and fast implementations of random-feature and
 hashing estimators of kernels (RFF, NRFF, GCWS, ...).
 
-Subpackages: ``kernels`` (exact kernels), ``theory`` (closed forms: rff, nrff, gcws, each
+Subpackages: ``kernels`` (exact kernels), ``spectral`` (spectral measures), ``datasets``
+(shipped data), ``theory`` (closed forms: rff, nrff, gcws, each
 symbolic + numeric + mpmath), ``features`` (RFF, GCWS), ``mc`` (Monte Carlo engine),
 ``claims`` (paper claims -> verdicts), ``plotting`` (figure recipes), ``adapters``
 (scikit-learn transformers, extra ``ml``).
 """
-from . import claims, features, kernels, mc, theory
+from . import claims, datasets, features, kernels, mc, spectral, theory
 
 __version__ = "0.1.0"
-__all__ = ["claims", "features", "kernels", "mc", "theory", "__version__"]
+__all__ = ["claims", "datasets", "features", "kernels", "mc", "spectral", "theory", "__version__"]

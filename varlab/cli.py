@@ -67,7 +67,7 @@ def listing(what: str) -> list[tuple]:
     if what == "measures":
         return [(name, "") for name in spectral.measures()]
     if what == "formulas":
-        return [(f.name, f.source) for f in theory.formulas()]
+        return [(f.name, f.source) for f in theory.formulas().values()]
     if what == "parameters":
         return [(p.name, f"{p.domain}; {p.description}") for p in theory.parameters().values()]
     if what == "datasets":
