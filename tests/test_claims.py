@@ -1,19 +1,32 @@
-"""Every paper claim run at the small 'test' budget (fixed seeds; tolerances in the engine's SEs).
+"""Every paper claim run at the small 'test' budget (seeds from the claims' ids; tolerances in
+the engine's SEs), and the pieces a verdict rests on: the Z_MAX threshold and its t quantile, the
+SE of the MSE, budget-independence of asymptotic claims, the 0-bit estimator.
 
 Claims the simulation supports must come out confirmed; the claims varlab finds contradicted
-(0-bit GCWS on rescaled pairs, Fig. 4's "except very high similarity", NRFF's "k > 10") must stay contradicted,
-so that a change that silently flips a reported finding fails here.
+(0-bit GCWS on rescaled pairs, Fig. 4's "except very high similarity", NRFF's "k > 10") must
+stay contradicted, so that a change that silently flips a reported finding fails here.
 """
 import json
 
 import numpy as np
 import pytest
+from scipy import stats as scipy_stats
 
-import paper_checks
-from varlab.claims import CONFIRMED, CONTRADICTED, Budget, Claim, Verdict, agreement, write_report
+from varlab import claims, mc
+from varlab.claims import (CONFIRMED, CONTRADICTED, Z_MAX, Budget, Claim, ClaimRun, Verdict,
+                           t_threshold, write_report)
+from varlab.theory import nrff
 
 EXPECTED_CONTRADICTED = {"000.eq13.zero_bit", "000.fig4", "000.thm3.k_above_10"}
-ALL_CLAIMS = [claim for paper in paper_checks.PAPERS for claim in paper_checks.claims(paper)]
+ALL_CLAIMS = claims.claims()
+
+
+def _claim(claim_id) -> Claim:
+    return next(c for c in ALL_CLAIMS if c.id == claim_id)
+
+
+def _unit_run(budget=Budget("unit", 10)) -> ClaimRun:
+    return ClaimRun(Claim("unit.claim", "src", "stmt", None), budget)
 
 
 @pytest.mark.parametrize("claim", ALL_CLAIMS, ids=[claim.id for claim in ALL_CLAIMS])
@@ -22,31 +35,190 @@ def test_claim_verdict_at_test_budget(claim):
     expected = CONTRADICTED if claim.id in EXPECTED_CONTRADICTED else CONFIRMED
     assert verdict.verdict == expected, verdict.summary
     assert verdict.id == claim.id and verdict.budget == "test"
+    assert (verdict.source, verdict.statement) == (claim.source, claim.statement)
     json.dumps(verdict.to_json())
 
 
-def test_claim_ids_are_unique():
+def test_papers_are_discovered_with_titles_and_unique_ids():
+    assert claims.papers()[:2] == ["000", "001"]
     ids = [claim.id for claim in ALL_CLAIMS]
     assert len(ids) == len(set(ids))
+    for paper in claims.papers():
+        assert claims.paper_title(paper)
+        assert claims.claims(paper)
+    assert {c.paper for c in ALL_CLAIMS} == set(claims.papers())
+    assert _claim("varlab.nrff.bias").paper == "000"        # from its package, not its id
 
 
-def test_agreement_flags_a_wrong_theory():
-    budget = Budget("unit", 10)
-    parameters = [dict(point=i) for i in range(3)]
-    good = agreement("x", "s", "t", theory=[1.0, 2.0, 3.0], estimate=[1.01, 2.0, 2.99],
-                     standard_error=[0.01, 0.01, 0.01], parameters=parameters, budget=budget, quantity="q")
-    bad = agreement("x", "s", "t", theory=[1.0, 2.0, 3.0], estimate=[1.0, 2.1, 3.0],
-                    standard_error=[0.01, 0.01, 0.01], parameters=parameters, budget=budget, quantity="q")
-    assert good.verdict == CONFIRMED and bad.verdict == CONTRADICTED
-    assert bad.estimate == 2.1 and bad.theory == 2.0
+def test_seeds_come_from_the_claim_id():
+    budget = claims.budget("test")
+    a = ClaimRun(_claim("000.thm1"), budget)
+    b = ClaimRun(_claim("000.eq22"), budget)
+    assert a.seed("x").generate_state(4).tolist() == ClaimRun(_claim("000.thm1"), budget).seed("x").generate_state(4).tolist()
+    assert a.seed("x").generate_state(4).tolist() != b.seed("x").generate_state(4).tolist()
+    assert a.seed("x").generate_state(4).tolist() != a.seed("y").generate_state(4).tolist()
+
+
+# --- the threshold ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("z, expected", [(Z_MAX - 0.01, CONFIRMED), (Z_MAX + 0.01, CONTRADICTED),
+                                         (-(Z_MAX - 0.01), CONFIRMED), (-(Z_MAX + 0.01), CONTRADICTED)])
+def test_the_threshold_is_z_max(z, expected):
+    run = _unit_run()
+    verdict = run.agreement(theory=[1.0, 2.0], estimate=[1.0, 2.0 + z * 0.01],
+                            standard_error=[0.01, 0.01], parameters=[{}, {}], quantity="q")
+    assert Z_MAX == 4.5
+    assert verdict.verdict == expected
+    assert verdict.theory == 2.0 and verdict.estimate == pytest.approx(2.0 + z * 0.01)
+
+
+@pytest.mark.parametrize("df", [7, 19, 49])
+def test_few_unit_standard_errors_use_the_t_quantile(df):
+    threshold = float(t_threshold(df))
+    # same two-sided tail as Z_MAX under N(0, 1)
+    assert scipy_stats.t.sf(threshold, df) == pytest.approx(scipy_stats.norm.sf(Z_MAX), rel=1e-6)
+    assert threshold > Z_MAX
+    run = _unit_run()
+    for z, expected in ((threshold - 0.01, CONFIRMED), (threshold + 0.01, CONTRADICTED)):
+        verdict = run.agreement(theory=[0.0], estimate=[z], standard_error=[1.0], parameters=[{}],
+                                quantity="q", degrees_of_freedom=df)
+        assert verdict.verdict == expected
+    # without degrees of freedom the same z is judged against Z_MAX
+    assert run.agreement(theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
+                         parameters=[{}], quantity="q").verdict == CONTRADICTED
+    assert float(t_threshold(np.inf)) == pytest.approx(Z_MAX)
 
 
 def test_agreement_with_zero_standard_error_requires_equality():
-    budget = Budget("unit", 10)
-    verdict = agreement("x", "s", "t", theory=[0.0], estimate=[1e-300], standard_error=[0.0],
-                        parameters=[{}], budget=budget, quantity="q")
-    assert verdict.verdict == CONTRADICTED
+    run = _unit_run()
+    assert run.agreement(theory=[0.0], estimate=[1e-300], standard_error=[0.0], parameters=[{}],
+                         quantity="q").verdict == CONTRADICTED
+    assert run.agreement(theory=[0.5], estimate=[0.5], standard_error=[0.0], parameters=[{}],
+                         quantity="q").verdict == CONFIRMED
 
+
+def test_also_holds_and_verdict_fill_in_the_claim():
+    run = _unit_run()
+    verdict = run.agreement(theory=[1.0], estimate=[1.0], standard_error=[1.0], parameters=[{}],
+                            quantity="q", also_holds=False, extra_summary="the extra part fails")
+    assert verdict.verdict == CONTRADICTED and "the extra part fails" in verdict.summary
+    assert (verdict.id, verdict.source, verdict.statement) == ("unit.claim", "src", "stmt")
+
+
+# --- standard errors the verdicts rest on ------------------------------------------------------
+
+@pytest.mark.parametrize("model, rho, k", [("rff", 0.5, [1, 4]), ("nrff", 0.9, [10])])
+def test_reported_standard_errors_match_the_spread_of_replicates(model, rho, k):
+    """R independent replicates (the grid's points get independent seeds): the sample variance
+    of the estimates over replicates against the mean reported SE^2, within a chi-square band;
+    halving or doubling an SE fails."""
+    replicates, n = 300, 400
+    result = mc.simulate(model, k=k, rho=np.full(replicates, rho), gamma=1.0, n_repetitions=n,
+                         random_state=12345, progress=False)
+    low = scipy_stats.chi2.ppf(1e-4, replicates - 1) / (replicates - 1)
+    high = scipy_stats.chi2.isf(1e-4, replicates - 1) / (replicates - 1)
+    for estimate, se in ((result.mse, result.se_mse), (result.mean, result.se_mean),
+                         (result.variance, result.se_variance)):
+        ratio = estimate.var(axis=0, ddof=1) / np.mean(se ** 2, axis=0)
+        assert np.all((low < ratio) & (ratio < high)), (ratio, low, high)
+
+
+# --- budget independence ----------------------------------------------------------------------
+
+def test_thm4_region_verdict_is_exact_and_answers_its_statement():
+    from paper_checks.p000 import gcws as p000_gcws
+
+    verdict = _claim("000.thm4.region").run("test")
+    assert verdict.verdict == CONFIRMED
+    assert "O(1/k)" in verdict.statement and "settles" in verdict.statement
+    assert all(row["k_error_change_last_decade"] < p000_gcws.REGION_SETTLED for row in verdict.details)
+    # the analytic map does not depend on the budget
+    assert verdict.details == _claim("000.thm4.region").run("quick").details
+
+
+def test_thm4_hashes_statement_does_not_claim_what_it_does_not_test():
+    claim = _claim("000.thm4.hashes")
+    assert "not here" in claim.statement and "exact finite-k" in claim.statement
+
+
+def test_beyond_model_summary_leads_with_what_it_tests():
+    verdict = _claim("varlab.eq22.beyond_model").run("test")
+    assert verdict.summary.startswith("mean GMM at D = 100000 vs varlab's limit L")
+    assert "not part of this verdict" in verdict.summary
+    assert "t quantile" in verdict.summary
+
+
+def _second_order_result(budget, pairs):
+    from paper_checks.p000 import rff as p000_rff
+
+    run = ClaimRun(_claim("varlab.nrff.mse_second_order"), budget)
+    rho, gamma = p000_rff.points(pairs)
+    k = [p000_rff.REMAINDER_K, *p000_rff.SECOND_ORDER_K]
+    return run, run.simulate("nrff", label="test_subset", k=k, rho=rho, gamma=gamma)
+
+
+@pytest.mark.slow
+def test_true_claims_stay_confirmed_at_25x_the_test_budget():
+    """The budget-independence promise on a few cases (about 15 s): the second-order NRFF claim
+    on the six Fig. 2 panels (the old k = 20 test flipped on the first), the RFF/no-phase means and 001's fRBF, at
+    25x the test budget; and the same simulation contradicts c2 with the wrong sign."""
+    from paper_checks.p000 import rff as p000_rff
+
+    big = claims.budget("test").scaled(25)
+    pairs = p000_rff.FIGURE2_PANELS
+    run, result = _second_order_result(big, pairs)
+    assert p000_rff.second_order_verdict(run, result, pairs).verdict == CONFIRMED
+    def sign_error(rho, gamma, k):                      # V_n/k - c2/k^2: a sign slip in c2
+        k = np.asarray(k, dtype=float)
+        return (nrff.asymptotic_variance(rho=rho, gamma=gamma) / k
+                - nrff.mse_second_order_coefficient(rho=rho, gamma=gamma) / k ** 2)
+
+    wrong = p000_rff.second_order_verdict(run, result, pairs, expansion=sign_error)
+    assert wrong.verdict == CONTRADICTED, wrong.summary
+    for claim_id in ("000.thm2.eq16", "000.thm2.eq17", "001.eq11", "000.thm2.half"):
+        verdict = _claim(claim_id).run(big)
+        assert verdict.verdict == CONFIRMED, (claim_id, verdict.summary)
+
+
+def test_second_order_bound_is_not_a_free_pass():
+    """At the test budget the bound on the remainder is a small part of the tolerance at k = 100."""
+    verdict = _claim("varlab.nrff.mse_second_order").run("test")
+    for row in verdict.details:
+        if row["k"] == 100:
+            assert row["remainder_bound"] < 2 * Z_MAX * row["standard_error"], row
+
+
+# --- the 0-bit estimator ----------------------------------------------------------------------
+
+def test_zero_bit_rates_of_the_claim_are_the_i_star_collision_rates():
+    """The 0-bit claim's rates are exactly mean(i*_u == i*_v) of the claim's own hashes, at least
+    the full collision rates of the same hashes, and strictly above them on some pairs."""
+    from varlab.features import GCWS
+    from paper_checks.p000 import gcws as p000_gcws
+
+    budget = claims.budget("test")
+    claim = _claim("000.eq13.zero_bit")
+    verdict = claim.run(budget)
+    run = ClaimRun(claim, budget)
+    pairs, labels = p000_gcws.zero_bit_pairs(run)
+    k = p000_gcws.hash_samples(budget)
+    assert [row["case"] for row in verdict.details] == labels
+    children = run.seed("zero_bit_hashes").spawn(len(pairs))
+    full, zero = [], []
+    for (u, v), child in zip(pairs, children):
+        i_star, t_star = GCWS(k, random_state=child).hash(np.vstack([u, v]))
+        zero.append(np.mean(i_star[0] == i_star[1]))
+        full.append(np.mean((i_star[0] == i_star[1]) & (t_star[0] == t_star[1])))
+    rates = np.array([row["zero_bit_rate"] for row in verdict.details])
+    np.testing.assert_array_equal(rates, zero)
+    assert np.all(rates >= np.array(full)) and np.any(rates > np.array(full) + 0.05)
+    # exact rescalings v = s u: GMM = 1/s
+    for row in verdict.details:
+        if row["case"] in ("v = 1.5 u", "v = 3 u", "v = 10 u"):
+            assert row["gmm"] == pytest.approx(1 / float(row["case"].split()[2]))
+
+
+# --- reports ---------------------------------------------------------------------------------
 
 def test_report_has_one_record_per_claim(tmp_path):
     budget = Budget("unit", 10)
@@ -63,6 +235,8 @@ def test_report_has_one_record_per_claim(tmp_path):
 
 def test_unknown_budget_and_paper_are_rejected():
     with pytest.raises(ValueError, match="budget"):
-        Claim("a", "s", "t", lambda b: None).run("huge")
+        Claim("a", "s", "t", lambda run: None).run("huge")
     with pytest.raises(ValueError, match="paper"):
-        paper_checks.claims("999")
+        claims.claims("999")
+    with pytest.raises(ValueError, match="paper"):
+        claims.paper_title("999")

@@ -243,38 +243,40 @@ REMAINDER_K = 10
 REMAINDER_SLACK = 2.0
 
 
-def second_order_verdict(run, expansion=nrff.mse_expansion):
+def second_order_verdict(run, result=None, pairs=FIGURE2_PANELS, expansion=nrff.mse_expansion):
     """MSE of NRFF against ``expansion`` (V_n/k + c2/k^2) at SECOND_ORDER_K, allowing the O(1/k^3)
     remainder: at k the tolerance is Z_MAX SE + B(k) with B(k) = REMAINDER_SLACK (k0/k)^3
     (|r(k0)| + Z_MAX SE(k0)), r(k0) = MSE(k0) - expansion(k0) simulated at k0 = REMAINDER_K. If
-    c2 were wrong by d, the gap at k would be d/k^2 against a bound of about 2 d k0/k^3."""
-    result = figure2_nrff(run)
-    rho, gamma = points(FIGURE2_PANELS)
-    k0 = _columns([REMAINDER_K])[0]
+    c2 were wrong by d, the gap at k would be d/k^2 against a bound of about 2 d k0/k^3.
+
+    ``result``: an NRFF simulation at ``pairs`` whose k grid holds REMAINDER_K and SECOND_ORDER_K
+    (default: the shared Fig. 2 simulation)."""
+    result = figure2_nrff(run) if result is None else result
+    rho, gamma = points(pairs)
+    k_grid = np.asarray(result.k)
+    k0 = int(np.flatnonzero(k_grid == REMAINDER_K)[0])
+    columns = np.array([int(np.flatnonzero(k_grid == kk)[0]) for kk in SECOND_ORDER_K])
     remainder_k0 = result.mse[:, k0] - expansion(rho=rho, gamma=gamma, k=REMAINDER_K)
     kk = np.asarray(SECOND_ORDER_K)
     bound = (REMAINDER_SLACK * (REMAINDER_K / kk)[None, :] ** 3
              * (np.abs(remainder_k0) + Z_MAX * result.se_mse[:, k0])[:, None])
-    columns = _columns(SECOND_ORDER_K)
     theory = expansion(rho=rho[:, None], gamma=gamma[:, None], k=kk[None, :])
     mse, se = result.mse[:, columns], result.se_mse[:, columns]
     gap = np.abs(mse - theory)
     holds = bool(np.all(gap <= Z_MAX * se + bound))
-    # the worst point: largest gap beyond the bound, in SE
-    excess = (gap - bound) / se
+    excess = (gap - bound) / se                       # the worst point: largest gap beyond the bound
     worst = np.unravel_index(int(np.argmax(excess)), excess.shape)
+    where = parameters(pairs, SECOND_ORDER_K)
     details = [dict(point, quantity="MSE of NRFF vs V_n/k + c2/k^2", theory=t, estimate=e,
                     standard_error=s, remainder_bound=b, z_beyond_bound=x,
                     k3_remainder_at_k0=float(remainder_k0[i // len(SECOND_ORDER_K)] * REMAINDER_K ** 3))
                 for i, (point, t, e, s, b, x) in enumerate(zip(
-                    parameters(FIGURE2_PANELS, SECOND_ORDER_K), theory.ravel(), mse.ravel(),
-                    se.ravel(), bound.ravel(), excess.ravel()))]
-    summary = (f"MSE of NRFF vs V_n/k + c2/k^2 at k in {SECOND_ORDER_K} on the {len(FIGURE2_PANELS)} "
-               f"Fig. 2 panels: tolerance {Z_MAX} SE + a bound on the O(1/k^3) remainder "
-               f"({REMAINDER_SLACK:g} (k0/k)^3 (|r(k0)| + {Z_MAX} SE), r(k0) simulated at k0 = "
-               f"{REMAINDER_K}); max (|gap| - bound)/SE = {excess[worst]:.2f} at "
-               f"{parameters(FIGURE2_PANELS, SECOND_ORDER_K)[int(np.ravel_multi_index(worst, excess.shape))]}"
-               f"; k0^3 r(k0) per panel: " + ", ".join(f"{v:.3g}" for v in remainder_k0 * REMAINDER_K ** 3))
+                    where, theory.ravel(), mse.ravel(), se.ravel(), bound.ravel(), excess.ravel()))]
+    summary = (f"MSE of NRFF vs V_n/k + c2/k^2 at k in {SECOND_ORDER_K} at {len(pairs)} (rho, gamma): "
+               f"tolerance {Z_MAX} SE + a bound on the O(1/k^3) remainder ({REMAINDER_SLACK:g} (k0/k)^3 "
+               f"(|r(k0)| + {Z_MAX} SE), r(k0) simulated at k0 = {REMAINDER_K}); max (|gap| - bound)/SE "
+               f"= {excess[worst]:.2f} at {where[int(np.ravel_multi_index(worst, excess.shape))]}; "
+               "k0^3 r(k0) per point: " + ", ".join(f"{v:.3g}" for v in remainder_k0 * REMAINDER_K ** 3))
     return run.verdict(holds, summary, theory=theory[worst], estimate=mse[worst],
                        standard_error=se[worst], details=details)
 
