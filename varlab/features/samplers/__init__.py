@@ -26,19 +26,30 @@ True
 """
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 import numpy as np
 
-from .. import _random
-from ..spectral import SpectralMeasure, _count
-from ._base import ParamsMixin
+from ... import _random
+from ...spectral import SpectralMeasure, _count
+from .._base import ParamsMixin
 
 __all__ = ["Sampler", "IID", "get_sampler", "available_samplers"]
 
 _REGISTRY: dict[str, type] = {}
 
 
+def _load_modules() -> None:
+    """Import every module of this package: defining a sampler class registers it (one module
+    per family: iid here, the others beside it)."""
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
 def available_samplers() -> dict[str, type]:
     """The registered sampler classes, by name (sorted)."""
+    _load_modules()
     return dict(sorted(_REGISTRY.items()))
 
 
@@ -50,6 +61,7 @@ def get_sampler(sampler, **options) -> "Sampler":
             raise TypeError(f"options {sorted(options)} cannot be passed with a Sampler instance "
                             f"({sampler!r}); set them on the instance")
         return sampler
+    _load_modules()
     if not isinstance(sampler, str):
         raise TypeError(f"sampler must be a Sampler instance or one of {sorted(_REGISTRY)}, got {sampler!r}")
     try:

@@ -31,13 +31,15 @@ subclasses implement ``_pdf``/``_rvs``. A class registers itself by being define
 """
 from __future__ import annotations
 
+import importlib
 import math
+import pkgutil
 
 import numpy as np
 import scipy.stats
 
-from . import _random, _validate
-from .theory.parameters import parameter
+from .. import _random, _validate
+from ..theory.parameters import parameter
 
 __all__ = ["SpectralMeasure", "RadialMeasure", "Gaussian", "SignedMeasure", "ComplexMeasure",
            "as_signed", "as_complex", "measures", "get_measure"]
@@ -56,11 +58,19 @@ def _register(cls, name):
     cls.name = name
 
 
+def _load_modules() -> None:
+    """Import every module of this package: defining a measure class registers it (one module per
+    family; the Gaussian and the base classes live here)."""
+    for info in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{info.name}")
+
+
 def measures(kind: str | None = None) -> dict[str, type]:
     """The registered measure classes by name (sorted), optionally of one ``kind``
     ("probability", "signed" or "complex"). Each registered class can be built with no arguments."""
     if kind is not None:
         _validate.choice(kind, "kind", _KINDS)
+    _load_modules()
     return {name: cls for name, cls in sorted(_REGISTRY.items()) if kind is None or cls.kind == kind}
 
 
@@ -68,6 +78,7 @@ def get_measure(name: str, **parameters):
     """An instance of the registered measure ``name`` with the given parameters."""
     if not isinstance(name, str):
         raise TypeError(f"name must be a string naming a spectral measure, got {name!r}")
+    _load_modules()
     try:
         cls = _REGISTRY[name]
     except KeyError:
