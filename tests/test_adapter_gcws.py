@@ -28,7 +28,7 @@ def _expected_failed_checks(estimator):
 
 
 @parametrize_with_checks(
-    [GCWSTransformer(n_samples=32), GCWSTransformer(n_samples=16, b=4, zero_bit=False)],
+    [GCWSTransformer(n_components=32), GCWSTransformer(n_components=16, b=4, zero_bit=True)],
     expected_failed_checks=_expected_failed_checks,
 )
 def test_sklearn_compatible(estimator, check):
@@ -40,8 +40,8 @@ def test_delegates_to_features_gcws():
     X = rng.standard_normal((20, 6))
     for params in (dict(), dict(b=2, zero_bit=False), dict(center=rng.standard_normal(6))):
         adapter = GCWSTransformer(40, random_state=7, **params).fit(X)
-        core = GCWS(40, random_state=7, **{"b": 8, "zero_bit": True, **params})
-        assert adapter.key_ == core.key
+        core = GCWS(40, random_state=7, **params)
+        assert adapter.key_ == core.fit().key_
         Z = adapter.transform(X)
         assert sp.issparse(Z) and Z.format == "csr" and Z.dtype == np.float64
         assert Z.shape == (20, (1 << adapter.gcws_.b) * 40)
@@ -66,7 +66,7 @@ def test_parameters_and_errors():
         GCWSTransformer(8, center=[1.0, 2.0]).fit(X)
     with pytest.raises(ValueError, match="b must"):
         GCWSTransformer(8, b=None).fit(X)
-    with pytest.raises(ValueError, match="n_samples"):
+    with pytest.raises(ValueError, match="n_components"):
         GCWSTransformer(0).fit(X)
     with pytest.raises(ValueError, match="all-zero"):
         GCWSTransformer(8, random_state=0).fit(X).transform(np.zeros((1, 3)))
@@ -79,7 +79,7 @@ def test_pipeline_with_linear_svc_on_digits():
     X, y = load_digits(return_X_y=True)
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=0, stratify=y)
     baseline = LinearSVC().fit(X_train, y_train).score(X_test, y_test)
-    pipeline = make_pipeline(GCWSTransformer(n_samples=128, b=8, random_state=0), LinearSVC())
+    pipeline = make_pipeline(GCWSTransformer(n_components=128, b=8, random_state=0), LinearSVC())
     score = pipeline.fit(X_train, y_train).score(X_test, y_test)
     assert score > 0.95 and score > baseline
     assert pipeline.predict(X_test[:3].astype(np.float32)).shape == (3,)

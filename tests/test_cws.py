@@ -46,10 +46,10 @@ def test_equals_reference_log_form_and_exp_form(seed):
     model = GCWS(k, center=center, random_state=seed)
     got = model.hash(X)
     assert got[0].shape == (n, k) and got[0].dtype == np.int64 and got[1].dtype == np.int64
-    reference = cws._reference_hash(X, k, model.key, center, form="log")
+    reference = cws._reference_hash(X, k, model.key_, center, form="log")
     assert _same(got, reference)
     # 001's exp form z = exp(r (t - beta)), a = c / (z exp(r)) selects the same (i*, t*)
-    assert _same(cws._reference_hash(X, k, model.key, center, form="exp"), reference)
+    assert _same(cws._reference_hash(X, k, model.key_, center, form="exp"), reference)
 
 
 def test_index_convention():
@@ -60,7 +60,7 @@ def test_index_convention():
     # with a single coordinate, t* = floor(log u / r + beta) for that coordinate's (r, beta)
     from varlab import _random
 
-    r, _, beta = _random.cws_randomness(GCWS(50, random_state=0).key, 4, np.arange(50))
+    r, _, beta = _random.cws_randomness(GCWS(50, random_state=0).fit().key_, 4, np.arange(50))
     np.testing.assert_array_equal(t_star[0], np.floor(np.log(3.5) / r + beta).astype(np.int64))
     # with a centre: u_i = mu_i is zero in u~; below the centre goes to 2i + 1
     i_star, _ = GCWS(20, center=[1.0, 1.0], random_state=0).hash(np.array([[1.0, 0.5]]))
@@ -136,7 +136,7 @@ def test_huge_and_tiny_values():
     X = np.array([[1e300, -1e-300, 5e-324, 1.0], [-1.7e308, 2.0, 0.0, 1e-10]])
     with np.errstate(all="raise"):
         i_star, t_star = GCWS(300, random_state=1).hash(X)
-    assert _same((i_star, t_star), cws._reference_hash(X, 300, GCWS(300, random_state=1).key))
+    assert _same((i_star, t_star), cws._reference_hash(X, 300, GCWS(300, random_state=1).fit().key_))
     assert np.all((i_star >= 0) & (i_star < 8))
 
 
@@ -327,19 +327,22 @@ def test_full_coding_uses_t_star():
 # ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    (dict(n_samples=0), ValueError, "n_samples"),
-    (dict(n_samples=2.0), TypeError, "n_samples"),
-    (dict(n_samples=10, b=0), ValueError, "b must"),
-    (dict(n_samples=10, b=40), ValueError, "b must"),
-    (dict(n_samples=10, b=2.5), TypeError, "b must"),
-    (dict(n_samples=10, zero_bit="yes"), TypeError, "zero_bit"),
-    (dict(n_samples=10, center=[np.nan, 1.0]), ValueError, "center"),
-    (dict(n_samples=10, center=np.ones((2, 2))), ValueError, "center"),
-    (dict(n_samples=10, random_state=-1), ValueError, "random_state"),
+    (dict(n_components=0), ValueError, "n_components"),
+    (dict(n_components=2.0), TypeError, "n_components"),
+    (dict(n_components=10, b=0), ValueError, "b must"),
+    (dict(n_components=10, b=40), ValueError, "b must"),
+    (dict(n_components=10, b=2.5), TypeError, "b must"),
+    (dict(n_components=10, zero_bit="yes"), TypeError, "zero_bit"),
+    (dict(n_components=10, center=[np.nan, 1.0]), ValueError, "center"),
+    (dict(n_components=10, center=np.ones((2, 2))), ValueError, "center"),
+    (dict(n_components=10, random_state=-1), ValueError, "random_state"),
 ])
 def test_parameter_validation(kwargs, error, match):
-    with pytest.raises(error, match=match):
-        GCWS(**kwargs)
+    model = GCWS(**kwargs)                      # __init__ stores, never validates (scikit-learn rule)
+    assert model.get_params()[next(iter(kwargs))] is kwargs[next(iter(kwargs))]
+    for use in (lambda: model.fit(), lambda: model.hash(np.ones((2, 2))), lambda: model.transform(np.ones((2, 2)))):
+        with pytest.raises(error, match=match):
+            use()
 
 
 def test_data_validation():
@@ -359,4 +362,4 @@ def test_data_validation():
     with pytest.raises(ValueError, match="2-d"):
         model.hash(np.ones(3))
     with pytest.raises(ValueError, match="b must be set"):
-        model.transform(np.ones((2, 3)))
+        GCWS(8, b=None, random_state=0).transform(np.ones((2, 3)))

@@ -87,16 +87,33 @@ def int_grid(values, name: str, *, minimum: int = 1) -> np.ndarray:
     return array.astype(np.int64)
 
 
+def _real_objects(values: np.ndarray, name: str):
+    """Raise TypeError unless every element of an object array is a real number.
+
+    Strings (even numeric ones such as "1.5"), bytes, None, complex numbers and nested
+    sequences are rejected: float64 conversion would silently accept some of them.
+    """
+    flat = values.ravel()
+    for index, element in enumerate(flat):
+        if not isinstance(element, (numbers.Real, np.bool_)):
+            where = np.unravel_index(index, values.shape) if values.ndim > 1 else index
+            raise TypeError(f"{name} must hold real numbers, got {type(element).__name__} {element!r} "
+                            f"at index {where}")
+
+
 def data_matrix(X, name: str = "X", *, allow_sparse: bool = True, dtypes=(np.float64, np.float32)):
     """A finite 2-d dense array or scipy.sparse matrix (converted to CSR).
 
-    Floating dtypes in ``dtypes`` are kept; anything else becomes float64.
+    Floating dtypes in ``dtypes`` are kept; anything else becomes float64. Object arrays are
+    accepted only when every element is a real number (numeric strings are rejected).
     """
     if sp.issparse(X):
         if not allow_sparse:
             raise TypeError(f"{name} must be a dense array; sparse input is not supported here")
         if X.dtype.kind in _NON_REAL_KINDS - {"b"}:
             raise TypeError(f"{name} must hold real numbers, got dtype {X.dtype}")
+        if X.dtype.kind == "O":
+            _real_objects(sp.csr_matrix(X).data, name)
         X = sp.csr_matrix(X)
         if X.dtype not in dtypes:
             X = X.astype(np.float64)
@@ -109,6 +126,8 @@ def data_matrix(X, name: str = "X", *, allow_sparse: bool = True, dtypes=(np.flo
         raise TypeError(f"{name} must be a 2-d array-like of real numbers") from None
     if array.dtype.kind in _NON_REAL_KINDS - {"b"}:
         raise TypeError(f"{name} must hold real numbers, got dtype {array.dtype}")
+    if array.dtype.kind == "O":
+        _real_objects(array, name)
     if array.dtype not in dtypes:
         try:
             array = array.astype(np.float64)

@@ -6,6 +6,12 @@ Rows of ``X`` and ``Y`` are data vectors; dense arrays and scipy.sparse matrices
 * RBF in correlation form exp(-gamma (1 - rho)): 000, Eq. (14);
 * folded RBF (1/2) exp(-gamma (1 - rho)) + (1/2) exp(-gamma (1 + rho)): 001, Eq. (11);
 * Gaussian in distance form exp(-gamma ||u - v||^2) (scikit-learn's ``rbf_kernel`` convention).
+
+Numerics: rows are divided by their largest |entry| before any norm (:func:`unit_rows`, public
+so that feature maps can share it), sums that could overflow are formed on data scaled by an
+exact power of two, and squared distances are sums of squared differences, so every finite
+input from subnormal to 1.8e308, float32 or float64, dense or sparse, gives the exact kernel
+to rounding (tests compare with mpmath).
 """
 from __future__ import annotations
 
@@ -14,22 +20,99 @@ import scipy.sparse as sp
 
 from . import _validate
 
+__all__ = ["correlation", "rbf_correlation", "folded_rbf", "gaussian", "gmm", "gmm_transform", "min_max",
+           "unit_rows"]
+
+_EPS = np.finfo(np.float64).eps
+
 
 def _pair(X, Y):
-    X = _validate.data_matrix(X, "X")
-    Y = X if Y is None else _validate.data_matrix(Y, "Y")
+    """X and Y (Y = X when None) as float64 arrays or canonical CSR matrices of equal width."""
+    X = _float64(_validate.data_matrix(X, "X"))
+    Y = X if Y is None else _float64(_validate.data_matrix(Y, "Y"))
     _validate.same_width(X, Y)
     return X, Y
 
 
-def _row_norms(X, name: str) -> np.ndarray:
-    squared = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else np.einsum("ij,ij->i", X, X)
-    norms = np.sqrt(squared.astype(np.float64))
-    zero = np.flatnonzero(norms == 0)
+def _float64(X):
+    if sp.issparse(X):
+        if X.dtype != np.float64 or not X.has_canonical_format:
+            X = X.astype(np.float64)               # a copy: the caller's matrix is not modified
+            X.sum_duplicates()
+        return X
+    return np.asarray(X, dtype=np.float64)
+
+
+def _gamma(gamma) -> float:
+    """gamma: a finite real scalar > 0 (arrays, even with one element, are rejected)."""
+    if isinstance(gamma, (bool, np.bool_)) or np.ndim(gamma) != 0:
+        raise TypeError(f"gamma must be a real scalar > 0, got {gamma!r}")
+    return float(_validate.positive(gamma, "gamma"))
+
+
+def _row_max_abs(X) -> np.ndarray:
+    """max_i |x_i| of each row (0 for an empty or all-zero row), in X's dtype."""
+    if sp.issparse(X):
+        return np.asarray(abs(X).max(axis=1).toarray()).ravel()
+    return np.max(np.abs(X), axis=1) if X.shape[1] else np.zeros(X.shape[0], X.dtype)
+
+
+def _max_abs(*arrays) -> float:
+    """The largest |entry| over dense arrays and sparse matrices (0.0 when all are empty)."""
+    largest = 0.0
+    for A in arrays:
+        if A is None:
+            continue
+        values = A.data if sp.issparse(A) else A
+        if values.size:
+            largest = max(largest, float(np.max(np.abs(values))))
+    return largest
+
+
+def _power_of_two_shift(largest: float, top: int) -> int:
+    """e <= 0 such that largest * 2**e < 2**top: 0 (data used unchanged) unless largest is huge."""
+    if largest == 0.0:
+        return 0
+    return min(0, top - int(np.frexp(largest)[1]))         # largest < 2**frexp exponent
+
+
+def _shifted(X, e: int):
+    """X * 2**e (exact unless it underflows), a new array/matrix when e != 0."""
+    if e == 0 or X is None:
+        return X
+    if sp.issparse(X):
+        X = X.copy()
+        X.data = np.ldexp(X.data, e)
+        return X
+    return np.ldexp(X, e)
+
+
+def unit_rows(X, name: str = "X"):
+    """Rows of ``X`` divided by their l2 norms, without overflow or underflow.
+
+    Each row is first divided by its largest absolute entry (so its entries lie in [-1, 1] and
+    the sum of squares is in [1, n_features]), then by the l2 norm of the result: the norm of
+    [1e200, 1] or [1e-200, 1e-200] is never formed. Accepts a dense float array or a CSR
+    matrix (canonical format: no duplicate entries) and keeps its dtype; returns a new
+    array/matrix (``X`` is not modified). An all-zero row raises ValueError naming ``name``
+    (its correlation, paper 000 Eq. 1, is undefined).
+    """
+    largest = _row_max_abs(X)
+    zero = np.flatnonzero(largest == 0)
     if zero.size:
         raise ValueError(f"{name} has all-zero rows (first at index {zero[0]}); "
                          "the correlation of a zero vector is undefined")
-    return norms
+    if sp.issparse(X):
+        Y = X.copy()
+        counts = np.diff(Y.indptr)
+        Y.data /= np.repeat(largest, counts)
+        squared = np.bincount(np.repeat(np.arange(Y.shape[0]), counts),
+                              weights=Y.data.astype(np.float64) ** 2, minlength=Y.shape[0])
+        Y.data /= np.repeat(np.sqrt(squared).astype(Y.dtype), counts)
+        return Y
+    Y = X / largest[:, None]
+    Y /= np.sqrt(np.einsum("ij,ij->i", Y, Y))[:, None]
+    return Y
 
 
 def _inner(X, Y) -> np.ndarray:
@@ -41,34 +124,126 @@ def _inner(X, Y) -> np.ndarray:
 def correlation(X, Y=None) -> np.ndarray:
     """Gram matrix of rho(u, v) = <u, v> / (||u|| ||v||) (000, Eq. 1), clipped to [-1, 1].
 
-    Returns shape (n_X, n_Y). Zero rows raise ValueError.
+    Returns shape (n_X, n_Y), float64. Rows are scaled with :func:`unit_rows` (divided by their
+    largest |entry| before the norm), so any finite non-zero rows work, from 1e-300 to 1e308
+    and in float32. Zero rows raise ValueError.
     """
+    same = Y is None
     X, Y = _pair(X, Y)
-    nx, ny = _row_norms(X, "X"), _row_norms(Y, "Y")
-    return np.clip(_inner(X, Y) / nx[:, None] / ny[None, :], -1.0, 1.0)
+    U = unit_rows(X, "X")
+    V = U if same else unit_rows(Y, "Y")
+    return np.clip(_inner(U, V), -1.0, 1.0)
 
 
 def rbf_correlation(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     """RBF(u, v; gamma) = exp(-gamma (1 - rho)) (000, Eq. 14)."""
-    gamma = float(_validate.positive(gamma, "gamma"))
+    gamma = _gamma(gamma)
     return np.exp(-gamma * (1.0 - correlation(X, Y)))
 
 
 def folded_rbf(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     """fRBF(u, v; gamma) = exp(-gamma (1 - rho)) / 2 + exp(-gamma (1 + rho)) / 2 (001, Eq. 11)."""
-    gamma = float(_validate.positive(gamma, "gamma"))
+    gamma = _gamma(gamma)
     rho = correlation(X, Y)
     return 0.5 * np.exp(-gamma * (1.0 - rho)) + 0.5 * np.exp(-gamma * (1.0 + rho))
 
 
+# Gaussian kernel. The squared distance is never formed as |x|^2 + |y|^2 - 2<x, y> where that
+# cancels: dense input goes to cdist('sqeuclidean'), which sums (x_i - y_i)^2; sparse input
+# uses the expansion (fast: one sparse product) with the rigorous rounding bound
+#   |error| <= (2 n + 6) eps (|x|^2 + |y|^2)        (n = the most nonzeros in a row)
+# and recomputes exactly, as sum over the union of supports of (x_i - y_i)^2, every pair where
+# that bound is not negligible next to the distance itself and the kernel is not 0.
+# Data whose squares could overflow are first multiplied by a power of two 2**e (exact), and
+# gamma d^2 = ldexp(m_gamma d'^2, e_gamma - 2 e) with gamma = m_gamma 2**e_gamma, so neither
+# the squares nor gamma times them overflow on the way.
+
+_CANCELLATION = 64.0        # recompute a sparse pair when (|x|^2 + |y|^2) > 64 d^2 ...
+_NEGLIGIBLE = 1e-17         # ... unless gamma times its rounding bound is below this
+_EXP_ZERO = 746.0           # exp(-746) == 0.0 in float64
+
+
+def _squared_norms(X) -> np.ndarray:
+    if sp.issparse(X):
+        return np.bincount(np.repeat(np.arange(X.shape[0]), np.diff(X.indptr)), weights=X.data * X.data,
+                           minlength=X.shape[0])
+    return np.einsum("ij,ij->i", X, X)
+
+
+def _exact_sparse_squared(X, Y, rows, columns) -> np.ndarray:
+    """sum_i (x_i - y_i)^2 over the union of supports, for the pairs (X[rows], Y[columns])."""
+    out = np.empty(rows.size)
+    per_pair = np.diff(X.indptr)[rows] + np.diff(Y.indptr)[columns]
+    cumulative = np.cumsum(per_pair)
+    start = 0
+    while start < rows.size:
+        base = cumulative[start - 1] if start else 0
+        stop = max(start + 1, int(np.searchsorted(cumulative, base + _GRAM_BLOCK_ELEMENTS * 4, side="right")))
+        difference = (X[rows[start:stop]] - Y[columns[start:stop]]).tocsr()
+        out[start:stop] = _squared_norms(difference)
+        start = stop
+    return out
+
+
 def gaussian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
-    """exp(-gamma ||u - v||^2), the usual Gaussian kernel in distance form."""
-    gamma = float(_validate.positive(gamma, "gamma"))
+    """exp(-gamma ||u - v||^2), the usual Gaussian kernel in distance form.
+
+    Squared distances are sums of (u_i - v_i)^2, never |u|^2 + |v|^2 - 2<u, v> where that loses
+    digits (see the module notes), so rows like [1e8, 0.5] and [1e8, -0.3] give exp(-0.64),
+    the diagonal is exactly 1, and dense and sparse inputs agree to rounding. Memory is the
+    (n_X, n_Y) output plus row blocks.
+    """
+    gamma = _gamma(gamma)
+    same = Y is None
     X, Y = _pair(X, Y)
-    sx = np.asarray(X.multiply(X).sum(axis=1)).ravel() if sp.issparse(X) else np.einsum("ij,ij->i", X, X)
-    sy = np.asarray(Y.multiply(Y).sum(axis=1)).ravel() if sp.issparse(Y) else np.einsum("ij,ij->i", Y, Y)
-    squared = sx[:, None].astype(np.float64) + sy[None, :] - 2.0 * _inner(X, Y)
-    return np.exp(-gamma * np.maximum(squared, 0.0))
+    # (|u_i| + |v_i|)^2 summed over n_features terms stays below 2**1018
+    e = _power_of_two_shift(_max_abs(X, Y), 508 - int(np.ceil(np.log2(max(X.shape[1], 1)) / 2)))
+    Xs = _shifted(X, e)
+    Ys = Xs if same else _shifted(Y, e)
+    mantissa, exponent = np.frexp(gamma)
+    exponent = int(exponent) - 2 * e
+    sparse = sp.issparse(Xs) or sp.issparse(Ys)
+    if not sparse:
+        from scipy.spatial.distance import cdist
+        squared = cdist(Xs, Ys, "sqeuclidean")
+    else:
+        squared = _sparse_squared_distances(sp.csr_matrix(Xs), sp.csr_matrix(Ys), same, mantissa, exponent)
+    squared *= mantissa
+    with np.errstate(over="ignore"):
+        exponent_values = np.ldexp(squared, exponent, out=squared)
+    np.negative(exponent_values, out=exponent_values)
+    return np.exp(exponent_values, out=exponent_values)
+
+
+def _sparse_squared_distances(X, Y, same, mantissa, exponent) -> np.ndarray:
+    n, m = X.shape[0], Y.shape[0]
+    sx = _squared_norms(X)
+    sy = sx if same else _squared_norms(Y)
+    most = int(max(np.diff(X.indptr).max(initial=0), np.diff(Y.indptr).max(initial=0)))
+    slack = (2 * most + 6) * _EPS
+    out = np.empty((n, m))
+    rows_per_block = max(1, _GRAM_BLOCK_ELEMENTS // max(m, 1))
+    for start in range(0, n, rows_per_block):
+        stop = min(n, start + rows_per_block)
+        block = out[start:stop]
+        block[...] = _inner(X[start:stop], Y)
+        total = sx[start:stop, None] + sy[None, :]
+        np.multiply(block, -2.0, out=block)
+        block += total
+        np.maximum(block, 0.0, out=block)
+        bound = slack * total
+        # gamma * (value - bound) >= 746 means the kernel is 0 whatever the rounding
+        with np.errstate(over="ignore"):
+            gamma_bound = np.ldexp(mantissa * bound, exponent)
+            gamma_low = np.ldexp(mantissa * np.maximum(block - bound, 0.0), exponent)
+        redo = (total > _CANCELLATION * block) & (gamma_bound > _NEGLIGIBLE) & (gamma_low < _EXP_ZERO)
+        if same:
+            redo[np.arange(stop - start), np.arange(start, stop)] = False     # x - x = 0 exactly
+            block[np.arange(stop - start), np.arange(start, stop)] = 0.0
+        rows, columns = np.nonzero(redo)
+        if rows.size:
+            block[rows, columns] = _exact_sparse_squared(X, Y, rows + start, columns)
+    return out
 
 
 # ===========================================================================================
@@ -116,11 +291,19 @@ def _centered_sparse(X: sp.csr_matrix, mu) -> sp.csr_matrix:
         n = X.shape[0]
         shift = sp.csr_matrix((np.tile(mu[support], n), np.tile(support, n),
                                np.arange(0, n * support.size + 1, support.size)), shape=X.shape)
-        X = (X - shift).tocsr()
+        X = (X - shift).tocsr()        # may hold +-inf where |x_i - mu_i| overflows (callers check)
         X.sum_duplicates()
     X.eliminate_zeros()
     X.sort_indices()
     return X
+
+
+def _check_centred(values, X):
+    """u - mu must be finite: the transform holds the values themselves (no rescaling helps)."""
+    if not np.all(np.isfinite(values)):
+        raise ValueError("X - center overflows float64 (|u_i - mu_i| > 1.8e308): the transform of Eq. (4) "
+                         "cannot hold it; divide X and center by a common factor (gmm and GCWS do not "
+                         "need this)")
 
 
 def gmm_transform(X, center=None):
@@ -141,6 +324,7 @@ def gmm_transform(X, center=None):
     dtype = X.dtype
     if sp.issparse(X):
         centered = _centered_sparse(X, mu)
+        _check_centred(centered.data, X)
         rows = np.repeat(np.arange(n), np.diff(centered.indptr))
         values = centered.data
         columns = 2 * centered.indices.astype(np.int64) + (values < 0)
@@ -149,7 +333,9 @@ def gmm_transform(X, center=None):
         return out
     dev = X.astype(np.float64)
     if mu is not None:
-        dev = dev - mu
+        with np.errstate(over="ignore"):
+            dev = dev - mu
+        _check_centred(dev, X)
     out = np.empty((n, 2 * d), dtype=dtype)
     out[:, 0::2] = np.maximum(dev, 0.0)
     out[:, 1::2] = np.maximum(-dev, 0.0)
@@ -240,6 +426,12 @@ def gmm(X, Y=None, *, center=None) -> np.ndarray:
     same = Y is None
     X, Y = _pair(X, Y)
     mu = _center_vector(center, X.shape[1])
+    # GMM is a ratio of sums homogeneous of degree 1 in (u, v, mu): scale huge data by a power
+    # of two (exact) so that s_u + s_v + d <= 6 max|.| n_features cannot overflow
+    e = _power_of_two_shift(_max_abs(X, Y, mu), 1017 - int(np.ceil(np.log2(max(X.shape[1], 1)))))
+    if e:
+        X, Y, mu = _shifted(X, e), (None if same else _shifted(Y, e)), _shifted(mu, e)
+        Y = X if same else Y
     sx = _l1_norms(X, mu)
     sy = sx if same else _l1_norms(Y, mu)
     _check_zero_pairs(sx, sy, same)

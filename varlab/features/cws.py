@@ -62,6 +62,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import _random, _validate
+from ._base import ParamsMixin
 
 __all__ = ["GCWS", "gmm_estimate", "bbit_code"]
 
@@ -134,21 +135,41 @@ def _empty_rows_error(first_row: int):
                      "for it and GMM with it is undefined")
 
 
+def _log_overflowed(x, u, mu):
+    """In place: x = log|u - mu| where the float64 difference u - mu overflowed (x = +inf).
+
+    Then |u| and |mu| are both above 2**970 (neither is subnormal), so u/2 and mu/2 are exact and
+    log|u - mu| = log|u/2 - mu/2| + log 2, with the same rounding as the ordinary path up to
+    the last bit (Algorithm 1 on the real number u~ = |u - mu|; its t* is checked against
+    mpmath by the tests). ``u(positions)`` and ``mu(positions)`` give the inputs there.
+    """
+    bad = np.flatnonzero(np.isinf(x))
+    if bad.size:
+        half = np.abs(0.5 * u(bad) - 0.5 * mu(bad))
+        x[bad] = np.log(half) + np.log(2.0)
+    return x
+
+
 def _dense_nonzeros(block: np.ndarray, mu):
     """(indptr, coords, x) of u~ for a dense block of rows (coords sorted within each row)."""
     dev = block.astype(np.float64)
     if mu is not None:
-        dev -= mu
+        with np.errstate(over="ignore"):            # overflowed entries are redone below
+            dev -= mu
     flat = dev.ravel()
     where = np.flatnonzero(flat)                 # row-major: sorted by row, then column
     values = flat[where]
     n_rows, d = block.shape
     rows = where // d
-    coords = 2 * (where - rows * d) + (values < 0)
+    columns = where - rows * d
+    coords = 2 * columns + (values < 0)
     indptr = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(np.bincount(rows, minlength=n_rows), out=indptr[1:])
     np.abs(values, out=values)
-    return indptr, coords, np.log(values)
+    x = np.log(values)
+    if mu is not None:
+        _log_overflowed(x, lambda at: block.ravel()[where[at]].astype(np.float64), lambda at: mu[columns[at]])
+    return indptr, coords, x
 
 
 def _sparse_nonzeros(block: sp.csr_matrix, mu):
@@ -158,7 +179,14 @@ def _sparse_nonzeros(block: sp.csr_matrix, mu):
     centered = _centered_sparse(block, mu)
     values = centered.data
     coords = 2 * centered.indices.astype(np.int64) + (values < 0)
-    return centered.indptr.astype(np.int64), coords, np.log(np.abs(values))
+    x = np.log(np.abs(values))
+    if mu is not None:
+        def original(at):
+            rows = np.searchsorted(centered.indptr, at, side="right") - 1
+            return np.asarray(block[rows, centered.indices[at]], dtype=np.float64).ravel()
+
+        _log_overflowed(x, original, lambda at: mu[centered.indices[at]])
+    return centered.indptr.astype(np.int64), coords, x
 
 
 def _groups(X, mu, k: int):
@@ -444,7 +472,7 @@ def _hash_rows(X, mu, key: int, k: int, strategy: str = "auto"):
     return i_star, t_star
 
 
-def _reference_hash(X, n_samples: int, key: int, center=None, form: str = "log"):
+def _reference_hash(X, n_components: int, key: int, center=None, form: str = "log"):
     """Plain Algorithm 1 over all 2D coordinates of u~ (dense tables; small inputs only).
 
     ``form="log"``: 000's log form (t, a = log c - r (t + 1 - beta)); ``form="exp"``: 001's exp
@@ -457,7 +485,7 @@ def _reference_hash(X, n_samples: int, key: int, center=None, form: str = "log")
     dense = X.toarray() if sp.issparse(X) else X
     u_tilde = gmm_transform(dense.astype(np.float64), mu)          # (n, 2D)
     coords = np.arange(u_tilde.shape[1])
-    samples = np.arange(n_samples)
+    samples = np.arange(n_components)
     r, c, beta = _random.cws_randomness(key, coords[None, :], samples[:, None], log_c=form == "log")
     u3 = u_tilde[:, None, :]                                        # (n, 1, 2D) vs (k, 2D)
     if form == "log":
@@ -500,17 +528,19 @@ def bbit_code(values, b: int) -> sp.csr_matrix:
 
     The lowest b bits v of each value go to position 2^b - 1 - v of that sample's block of
     length 2^b (b = 2: 3 -> [1 0 0 0], 0 -> [0 0 0 1]); the k blocks are concatenated into a CSR
-    matrix of shape (n, 2^b k) with exactly k ones per row (float64).
+    matrix of shape (n, 2^b k) with exactly k ones per row (float64). k must be >= 1.
     """
     b = _check_b(b)
     values = np.asarray(values)
     if values.ndim != 2:
         raise ValueError(f"values must be a 2-d (n, k) array, got shape {values.shape}")
-    if not np.issubdtype(values.dtype, np.integer):
+    if not _is_integer(values):
         raise TypeError(f"values must hold integers, got dtype {values.dtype}")
     if values.dtype.kind == "i" and values.size and values.min() < 0:
         raise ValueError("values must be nonnegative integers")
     n, k = values.shape
+    if k < 1:
+        raise ValueError(f"values must hold k >= 1 samples per row (shape (n, k)), got shape {values.shape}")
     width = 1 << b
     low = (values.astype(np.uint64) & np.uint64(width - 1)).astype(np.int64)
     columns = np.arange(k, dtype=np.int64) * width + (width - 1 - low)
@@ -532,7 +562,15 @@ def _check_hashes(hashes, name):
     if i_star.shape != t_star.shape or i_star.ndim == 0:
         raise ValueError(f"{name}: i_star and t_star must have the same shape (..., k), got "
                          f"{i_star.shape} and {t_star.shape}")
+    if i_star.shape[-1] < 1:
+        raise ValueError(f"{name} must hold k >= 1 samples (shape (..., k)), got shape {i_star.shape}")
     return i_star, t_star
+
+
+def _check_bool(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a bool, got {value!r}")
+    return bool(value)
 
 
 def gmm_estimate(hash_u, hash_v, *, zero_bit: bool = False) -> np.ndarray:
@@ -541,15 +579,21 @@ def gmm_estimate(hash_u, hash_v, *, zero_bit: bool = False) -> np.ndarray:
     Full GCWS: the mean over the k samples of 1{i*_u = i*_v and t*_u = t*_v}, unbiased with
     variance GMM (1 - GMM) / k (000, Eq. 10-12). 0-bit GCWS (``zero_bit``): the mean of
     1{i*_u = i*_v}, which is >= the full estimate and approximately GMM (000, Eq. 13).
-    ``hash_u`` and ``hash_v`` are (i_star, t_star) pairs of shape (..., k) whose leading
+    ``hash_u`` and ``hash_v`` are (i_star, t_star) pairs of shape (..., k), k >= 1, whose leading
     dimensions broadcast (e.g. (n, k) against (n, k) for row-paired estimates, or (n, 1, k)
     against (1, m, k) for a Gram matrix); the result has the broadcast leading shape.
     """
+    zero_bit = _check_bool(zero_bit, "zero_bit")
     iu, tu = _check_hashes(hash_u, "hash_u")
     iv, tv = _check_hashes(hash_v, "hash_v")
     if iu.shape[-1] != iv.shape[-1]:
         raise ValueError(f"hash_u and hash_v must have the same number of samples k, got "
                          f"{iu.shape[-1]} and {iv.shape[-1]}")
+    try:
+        np.broadcast_shapes(iu.shape, iv.shape)
+    except ValueError:
+        raise ValueError(f"hash_u and hash_v must have broadcastable leading shapes, got {iu.shape} "
+                         f"and {iv.shape}") from None
     equal = iu == iv
     if not zero_bit:
         equal &= tu == tv
@@ -560,74 +604,122 @@ def gmm_estimate(hash_u, hash_v, *, zero_bit: bool = False) -> np.ndarray:
 # Public class
 # ------------------------------------------------------------------------------------------
 
-class GCWS:
+class GCWS(ParamsMixin):
     """Generalized consistent weighted sampling (paper 000, Algorithm 1; 0-bit/b-bit, Sec. 1.4).
 
     Parameters
     ----------
-    n_samples : int >= 1
-        k, the number of samples (i*, t*) per vector.
-    b : int in [1, 32] or None
-        Bits kept per sample by :meth:`transform` (required there; not needed by :meth:`hash`).
-    zero_bit : bool
+    n_components : int in [1, 2**32], default=256
+        k, the number of samples (i*, t*) per vector (the name scikit-learn and :class:`RFF` use
+        for the number of random features).
+    b : int in [1, 32] or None, default=8
+        Bits kept per sample by :meth:`code` and :meth:`transform` (None: hashing only; 000
+        recommends b >= 4, 001 uses b = 8).
+    zero_bit : bool, default=False
         0-bit GCWS: coding and :meth:`estimate` use i* only (000, Eq. 13); otherwise (i*, t*).
-    center : None or 1-d array of length D
+        The default is the full sample because its collision rate is the exact, unbiased GMM
+        estimate of Theorem 1 (Eq. 10-12), while 0-bit is an approximation (Eq. 13) to opt into.
+    center : None or 1-d array of length n_features, default=None
         Centre vector mu of Eq. (4), one for all rows (None: mu = 0, Eq. 7).
-    random_state : None, int, numpy Generator, SeedSequence or RandomState
-        Source of the 64-bit key of the counter-based randomness (drawn once, here).
+    random_state : None, int, numpy Generator, SeedSequence or RandomState, default=None
+        Source of the 64-bit key of the counter-based randomness.
+
+    Following scikit-learn, ``__init__`` only stores the parameters (unchanged); they are
+    validated by :meth:`fit`, :meth:`hash`, :meth:`code` and :meth:`transform`.
 
     Attributes
     ----------
-    key : int
-        The 64-bit key; two GCWS objects with the same key, k and centre hash identically.
+    key_ : int
+        The 64-bit key, drawn from ``random_state`` by :meth:`fit` or at the first
+        :meth:`hash`/:meth:`transform`, then kept (so that every later hash is consistent with
+        the first); ``fit()`` or ``set_params(random_state=...)`` draws a new one. Two GCWS
+        objects with the same key, k and centre hash identically.
 
     ``hash(X)`` returns (i_star, t_star), int64 arrays of shape (n, k); i* indexes the 2D
     transformed coordinates, 0-based (2i: u_i > mu_i, 2i + 1: u_i <= mu_i). Rows must be finite
-    and not all-zero after centring (ValueError otherwise).
+    and not all-zero after centring (ValueError otherwise); u - mu may exceed the float64 range
+    (its logarithm is formed without overflow).
     """
 
-    def __init__(self, n_samples, b=None, zero_bit=False, center=None, random_state=None):
-        self.n_samples = _validate.positive_int(n_samples, "n_samples")
-        if n_samples > _random.MAX_SAMPLE:
-            raise ValueError(f"n_samples must be at most {_random.MAX_SAMPLE}, got {n_samples}")
-        self.b = None if b is None else _check_b(b)
-        if not isinstance(zero_bit, (bool, np.bool_)):
-            raise TypeError(f"zero_bit must be a bool, got {zero_bit!r}")
-        self.zero_bit = bool(zero_bit)
-        self.center = _check_center(center)
+    def __init__(self, n_components=256, *, b=8, zero_bit=False, center=None, random_state=None):
+        self.n_components = n_components
+        self.b = b
+        self.zero_bit = zero_bit
+        self.center = center
         self.random_state = random_state
-        self.key = _random.seed_key(random_state)
 
-    def __repr__(self):
-        return (f"GCWS(n_samples={self.n_samples}, b={self.b}, zero_bit={self.zero_bit}, "
-                f"center={'None' if self.center is None else 'array'}, key={self.key})")
+    # -- parameters ------------------------------------------------------------------------
+    def _checked_parameters(self):
+        """(k, b, zero_bit, mu) validated from the stored parameters."""
+        k = _validate.positive_int(self.n_components, "n_components")
+        if k > _random.MAX_SAMPLE:
+            raise ValueError(f"n_components must be an integer in [1, {_random.MAX_SAMPLE}], got {k}")
+        b = None if self.b is None else _check_b(self.b)
+        return k, b, _check_bool(self.zero_bit, "zero_bit"), _check_center(self.center)
 
+    def set_params(self, **params):
+        """Set parameters (validated at the next use); a new ``random_state`` drops ``key_``."""
+        super().set_params(**params)
+        if "random_state" in params:
+            self.__dict__.pop("key_", None)
+        return self
+
+    def fit(self, X=None, y=None):
+        """Validate the parameters (and ``X`` if given) and draw ``key_``; ``y`` is ignored.
+
+        Hashing does not depend on the data seen here: ``fit`` exists for the scikit-learn
+        protocol and to draw a new key. Returns ``self``.
+        """
+        _, _, _, mu = self._checked_parameters()
+        if X is not None:
+            _prepare(X, mu)
+        self.key_ = _random.seed_key(self.random_state)
+        return self
+
+    def _key(self) -> int:
+        if "key_" not in self.__dict__:
+            self.fit()
+        return self.key_
+
+    # -- hashing and coding ----------------------------------------------------------------
     def hash(self, X):
         """(i_star, t_star): int64 arrays (n, k) of Algorithm 1 (log form) on each row of X."""
-        X = _prepare(X, self.center)
-        return _hash_rows(X, self.center, self.key, self.n_samples)
+        k, _, _, mu = self._checked_parameters()
+        X = _prepare(X, mu)
+        return _hash_rows(X, mu, self._key(), k)
 
     def code(self, i_star, t_star=None) -> sp.csr_matrix:
-        """b-bit one-hot coding (see module notes) of hashes from :meth:`hash`."""
-        if self.b is None:
+        """b-bit one-hot coding (see module notes) of hashes (n, n_components) from :meth:`hash`.
+
+        ``t_star`` is required for full GCWS (``zero_bit=False``) and must have the shape of
+        ``i_star``.
+        """
+        k, b, zero_bit, _ = self._checked_parameters()
+        if b is None:
             raise ValueError("b must be set (an integer in [1, 32]) to code or transform; got b=None")
-        if not self.zero_bit and t_star is None:
+        if not zero_bit and t_star is None:
             raise ValueError("t_star is required to code full GCWS samples (zero_bit=False)")
-        for name, value in (("i_star", i_star), ("t_star", t_star)):
-            if value is not None and not _is_integer(np.asarray(value)):
-                raise TypeError(f"{name} must hold integers (as returned by hash), got dtype "
-                                f"{np.asarray(value).dtype}")
-        if np.asarray(i_star).size and np.min(i_star) < 0:
+        arrays = {"i_star": np.asarray(i_star), "t_star": None if t_star is None else np.asarray(t_star)}
+        for name, value in arrays.items():
+            if value is not None and not _is_integer(value):
+                raise TypeError(f"{name} must hold integers (as returned by hash), got dtype {value.dtype}")
+        i_star, t_star = arrays["i_star"], arrays["t_star"]
+        if i_star.size and np.min(i_star) < 0:
             raise ValueError("i_star must hold nonnegative coordinate indices (as returned by hash)")
-        return bbit_code(_sample_values(i_star, t_star, self.zero_bit), self.b)
+        if i_star.ndim != 2 or i_star.shape[1] != k:
+            raise ValueError(f"i_star must have shape (n, n_components) = (n, {k}), got shape {i_star.shape}")
+        if t_star is not None and t_star.shape != i_star.shape:
+            raise ValueError(f"t_star must have the shape of i_star {i_star.shape}, got shape {t_star.shape}")
+        return bbit_code(_sample_values(i_star, t_star, zero_bit), b)
 
     def transform(self, X) -> sp.csr_matrix:
         """b-bit coded GCWS features: CSR (n, 2^b k) with exactly k ones per row (float64)."""
-        if self.b is None:
+        _, b, _, _ = self._checked_parameters()
+        if b is None:
             raise ValueError("b must be set (an integer in [1, 32]) to transform; got b=None")
         i_star, t_star = self.hash(X)
         return self.code(i_star, t_star)
 
     def estimate(self, hash_u, hash_v) -> np.ndarray:
         """:func:`gmm_estimate` with this object's ``zero_bit``."""
-        return gmm_estimate(hash_u, hash_v, zero_bit=self.zero_bit)
+        return gmm_estimate(hash_u, hash_v, zero_bit=self._checked_parameters()[2])
