@@ -85,3 +85,19 @@ def test_errors_are_one_line(capsys, argv, fragment):
     captured = capsys.readouterr()
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("varlab: error:") and fragment in err[0], captured.err
+
+
+def test_check_resumes_from_its_checkpoint_and_writes_a_verifiable_manifest(tmp_path, capsys):
+    argv = ["check", "--paper", "001", "--budget", "test", "--checkpoint", str(tmp_path / "ck")]
+    assert cli.main(argv + ["--out", str(tmp_path / "first")]) == 0
+    verdicts = sorted((tmp_path / "ck" / "verdicts").glob("*.json"))
+    assert len(verdicts) == 2
+    verdicts[0].unlink()                          # as if the run had been killed before it
+    assert cli.main(argv + ["--out", str(tmp_path / "second")]) == 0
+    first = (tmp_path / "first" / "001" / "report.json").read_text()
+    assert (tmp_path / "second" / "001" / "report.json").read_text() == first
+    assert cli.main(["verify", str(tmp_path / "second")]) == 0
+    (tmp_path / "second" / "001" / "report.md").write_text("edited\n")
+    assert cli.main(["verify", str(tmp_path / "second")]) == 1
+    assert "changed: 001/report.md" in capsys.readouterr().out
+    assert cli.main(["verify", str(tmp_path / "nowhere")]) == 2

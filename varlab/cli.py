@@ -5,7 +5,11 @@
     varlab check [--paper 000 ...] [--budget quick|full] [--out DIR]
     varlab simulate MODEL --k K [K ...] --PARAMETER V [V ...] ... [--option NAME=VALUE ...] [--json]
     varlab reproduce [--budget quick|full]
+    varlab verify DIR
     varlab bench [NAME ...]
+
+simulate, check and reproduce take --n-jobs N, --scheduler ADDRESS (a dask.distributed cluster)
+and --checkpoint DIR (resume a killed run; the default for --budget full is .varlab-checkpoints).
 
 Errors print one line (``varlab: error: ...``) and exit with status 2; never a traceback.
 """
@@ -127,6 +131,10 @@ def run_figures(only=None, budget_name="quick", out=None) -> list[Path]:
         plt.close(figure)
         _log(f"figure {figure_id}: done in {time.perf_counter() - start:.1f} s")
         _record_figure(out, figure_id, recipe, budget)
+    from . import manifest
+    manifest.write(out, run={"command": "varlab figures", "figures": ids, "budget": budget.name,
+                             "n_repetitions": budget.n_repetitions,
+                             "random_state": budget.random_state})
     return written
 
 
@@ -149,9 +157,33 @@ def _record_figure(out: Path, figure_id: str, recipe, budget) -> None:
     (out / "README.md").write_text("\n".join(lines) + "\n")
 
 
-def run_checks(papers=None, budget_name="quick", out=None):
-    """Run the claims of ``papers`` and write report.md / report.json per paper."""
-    from . import claims
+def _cached_verdict(item, budget, checkpoint):
+    """The claim's verdict at this budget, from the checkpoint if a previous run finished it."""
+    from dataclasses import asdict
+
+    from .claims import Verdict
+
+    if checkpoint is None:
+        return item.run(budget)
+    path = Path(checkpoint) / "verdicts" / f"{budget.name}-{budget.random_state}-{item.id}.json"
+    if path.exists():
+        try:
+            return Verdict(**json.loads(path.read_text()))
+        except (ValueError, TypeError):
+            raise CommandError(f"check: checkpoint file {path} is corrupt; delete it to rerun "
+                               f"{item.id}") from None
+    verdict = item.run(budget)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(verdict.to_json()))
+    temporary.replace(path)
+    return verdict
+
+
+def run_checks(papers=None, budget_name="quick", out=None, checkpoint=None):
+    """Run the claims of ``papers`` and write report.md / report.json per paper (and a manifest
+    of the reports directory). With ``checkpoint``, finished claims are not rerun."""
+    from . import claims, manifest
 
     budget = make_budget(budget_name)
     known = claims.papers()
@@ -165,7 +197,7 @@ def run_checks(papers=None, budget_name="quick", out=None):
         verdicts = []
         for item in claims.claims(paper):
             start = time.perf_counter()
-            verdict = item.run(budget)
+            verdict = _cached_verdict(item, budget, checkpoint)
             verdicts.append(verdict)
             _log(f"[{paper}] {item.id}: {verdict.verdict} ({time.perf_counter() - start:.1f} s) "
                  f"{verdict.summary[:160]}")
@@ -175,6 +207,9 @@ def run_checks(papers=None, budget_name="quick", out=None):
         except OSError as error:
             raise CommandError(f"check: cannot write the report to {base / paper}: {error.strerror}") from None
         all_verdicts[paper] = verdicts
+    manifest.write(base, run={"command": "varlab check", "papers": list(papers),
+                              "budget": budget.name, "n_repetitions": budget.n_repetitions,
+                              "random_state": budget.random_state})
     return all_verdicts
 
 
@@ -267,8 +302,7 @@ def run_simulate(args, extra) -> None:
 
     grid = _grid_arguments(args.model, extra)
     result = mc.simulate(args.model, k=args.k, n_repetitions=args.repetitions,
-                         random_state=args.seed, n_jobs=args.n_jobs, **grid,
-                         **_options(args.option))
+                         random_state=args.seed, **grid, **_options(args.option))
     print(json.dumps(result.records(), indent=1) if args.json else _table(result))
 
 
@@ -314,6 +348,7 @@ def _parser():
     check.add_argument("--paper", nargs="+")
     check.add_argument("--budget", default="quick", choices=budgets)
     check.add_argument("--out")
+    _add_parallel_arguments(check)
 
     simulate = commands.add_parser("simulate", help="simulate one estimator over a parameter grid",
                                    epilog=_models_epilog(),
@@ -322,7 +357,7 @@ def _parser():
     simulate.add_argument("--k", type=int, nargs="+", required=True)
     simulate.add_argument("--repetitions", type=int, default=10_000)
     simulate.add_argument("--seed", type=int, default=0)
-    simulate.add_argument("--n-jobs", type=int, default=1)
+    _add_parallel_arguments(simulate)
     simulate.add_argument("--option", action="append", metavar="NAME=VALUE")
     simulate.add_argument("--json", action="store_true", help="one JSON record per (point, k)")
 
@@ -332,7 +367,32 @@ def _parser():
 
     reproduce = commands.add_parser("reproduce", help="all figures and all checks")
     reproduce.add_argument("--budget", default="quick", choices=budgets)
+    _add_parallel_arguments(reproduce)
+
+    verify = commands.add_parser("verify", help="re-check a directory's outputs against its manifest")
+    verify.add_argument("directory")
     return parser
+
+
+def _add_parallel_arguments(parser) -> None:
+    parser.add_argument("--n-jobs", type=int, default=None, help="parallel workers (joblib)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run the simulations on this dask.distributed scheduler")
+    parser.add_argument("--checkpoint", metavar="DIR",
+                        help="store finished work here and resume from it")
+
+
+def _engine_settings(args):
+    """mc.configure(...) for the command's --n-jobs/--scheduler/--checkpoint."""
+    from . import mc
+
+    checkpoint = args.checkpoint
+    if checkpoint is None and getattr(args, "budget", None) == "full":
+        checkpoint = ".varlab-checkpoints"
+    args.checkpoint = checkpoint
+    return mc.configure(n_jobs=args.n_jobs, backend="dask" if args.scheduler else None,
+                        scheduler=args.scheduler,
+                        checkpoint_root=None if checkpoint is None else Path(checkpoint) / "simulations")
 
 
 def main(argv=None) -> int:
@@ -347,15 +407,26 @@ def main(argv=None) -> int:
         elif args.command == "figures":
             run_figures(args.only, args.budget, args.out)
         elif args.command == "check":
-            _summary(run_checks(args.paper, args.budget, args.out))
+            with _engine_settings(args):
+                _summary(run_checks(args.paper, args.budget, args.out, args.checkpoint))
         elif args.command == "simulate":
-            run_simulate(args, extra)
+            with _engine_settings(args):
+                run_simulate(args, extra)
+        elif args.command == "verify":
+            from . import manifest
+            problems = manifest.verify(args.directory)
+            for problem in problems:
+                print(problem)
+            print(f"{args.directory}: " + ("all files match the manifest" if not problems else
+                                          f"{len(problems)} difference(s)"))
+            return 1 if problems else 0
         elif args.command == "bench":
             return run_bench(args.names)
         elif args.command == "reproduce":
             start = time.perf_counter()
-            run_figures(None, args.budget)
-            _summary(run_checks(None, args.budget))
+            with _engine_settings(args):
+                run_figures(None, args.budget)
+                _summary(run_checks(None, args.budget, checkpoint=args.checkpoint))
             _log(f"reproduce: done in {time.perf_counter() - start:.0f} s")
     except (CommandError, ValueError, TypeError, FloatingPointError, OSError) as error:
         print(f"varlab: error: {error}", file=sys.stderr)

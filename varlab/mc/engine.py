@@ -13,9 +13,11 @@ s^4)/n)``; ``mse`` = mean of d^2 and ``se_mse = sd(d^2)/sqrt(n)``.
 """
 from __future__ import annotations
 
+import contextlib
 import numbers
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed, effective_n_jobs
@@ -25,11 +27,12 @@ from .. import _random, _validate
 from ..theory.parameters import parameter
 from . import seeds
 from .blocks import fresh_blocks, prefix_blocks
+from .checkpoint import CheckpointStore, identity_hash
 from .models import Model, get_model, model_class
 from .result import SimulationResult
 from .stats import variance_standard_error
 
-__all__ = ["simulate", "MAX_SAMPLES"]
+__all__ = ["simulate", "configure", "MAX_SAMPLES"]
 
 #: default cap on the samples one call may draw (points x repetitions x k); ~an hour on one core
 MAX_SAMPLES = 10 ** 11
@@ -83,8 +86,98 @@ def _flat_grid(model: Model, arguments: dict):
     return grid, tuple(shape)
 
 
-def simulate(model, *, k, n_repetitions, random_state=None, n_jobs=1, chunk_size=None,
-             backend="loky", progress=None, max_samples=MAX_SAMPLES, **grid_and_options):
+_CONFIG = {"n_jobs": 1, "backend": "loky", "scheduler": None, "checkpoint_root": None}
+
+
+@contextlib.contextmanager
+def configure(*, n_jobs=None, backend=None, scheduler=None, checkpoint_root=None):
+    """Defaults for every ``simulate`` call inside the ``with`` block (claims, figures and the
+    CLI call simulate without these arguments): parallelism, a dask scheduler, and a checkpoint
+    root under which each simulation keeps its finished blocks."""
+    saved = dict(_CONFIG)
+    updates = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
+               "checkpoint_root": checkpoint_root}
+    _CONFIG.update({key: value for key, value in updates.items() if value is not None})
+    try:
+        yield dict(_CONFIG)
+    finally:
+        _CONFIG.clear()
+        _CONFIG.update(saved)
+
+
+def _missing_runs(blocks: list, chunk_size: int):
+    """(b0, b1) runs of at most chunk_size consecutive blocks whose summary is missing."""
+    b = 0
+    while b < len(blocks):
+        if blocks[b] is not None:
+            b += 1
+            continue
+        b1 = b
+        while b1 < len(blocks) and blocks[b1] is None and b1 - b < chunk_size:
+            b1 += 1
+        yield b, b1
+        b = b1
+
+
+def _merge(blocks: list):
+    """Merge block summaries left to right (block order): the result does not depend on which
+    process or run computed each block."""
+    errors, squared = blocks[0]
+    for more_errors, more_squared in blocks[1:]:
+        errors, squared = errors.merge(more_errors), squared.merge(more_squared)
+    return errors, squared
+
+
+def _apply(function, *arguments):
+    return function(*arguments)
+
+
+def _run(backend: str, n_jobs: int, scheduler, calls: list):
+    """Results of ``calls`` (function, *arguments) in order, on joblib or dask.distributed."""
+    if backend != "dask":
+        return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")(
+            delayed(call[0])(*call[1:]) for call in calls)
+    client = _dask_client(scheduler)
+    futures = [client.submit(_apply, *call, pure=False) for call in calls]
+    return (future.result() for future in futures)
+
+
+def _dask_client(scheduler):
+    try:
+        import distributed
+    except ImportError:
+        raise ImportError("backend='dask' needs dask.distributed: pip install 'varlab[dask]'") from None
+    if isinstance(scheduler, distributed.Client):
+        return scheduler
+    if scheduler is not None:
+        if not isinstance(scheduler, str):
+            raise TypeError(f"scheduler must be an address (str) or a distributed.Client, got "
+                            f"{type(scheduler).__name__}")
+        return distributed.Client(scheduler, set_as_default=False)
+    try:
+        return distributed.get_client()
+    except ValueError:
+        raise ValueError("backend='dask' needs a running dask.distributed Client or "
+                         "scheduler=ADDRESS") from None
+
+
+def _checkpoint_store(checkpoint, is_root, model, grid, k, n_repetitions, root, layouts):
+    if checkpoint is None:
+        return None
+    identity = {"model": model.name, "options": model.options(),
+                "grid": {name: values.tolist() for name, values in grid.items()},
+                "k": k.tolist(), "n_repetitions": n_repetitions,
+                "seed_entropy": root.entropy, "seed_spawn_key": list(root.spawn_key),
+                "seed_scheme": seeds.SEED_SCHEME, "layouts": layouts}
+    directory = Path(checkpoint)
+    if is_root:
+        directory = directory / f"{model.name}-{identity_hash(identity)[:16]}"
+    return CheckpointStore(directory, identity)
+
+
+def simulate(model, *, k, n_repetitions, random_state=None, n_jobs=None, chunk_size=None,
+             backend=None, scheduler=None, checkpoint=None, progress=None,
+             max_samples=MAX_SAMPLES, **grid_and_options):
     """Simulate an estimator at every point of a parameter grid and every k of a grid.
 
     Parameters
@@ -98,8 +191,16 @@ def simulate(model, *, k, n_repetitions, random_state=None, n_jobs=1, chunk_size
         Independent repetitions of the estimator per point (and per k).
     random_state : None, int, SeedSequence or Generator
         Root of the seed tree (``varlab.mc.seeds``); recorded in the result.
-    n_jobs, backend, chunk_size : joblib parallelism and blocks per task; results do not depend
-        on them.
+    n_jobs, backend, chunk_size : parallelism and blocks per task; results do not depend on
+        them. ``backend`` is a joblib backend ("loky", "threading", ...) or "dask" (a
+        dask.distributed cluster: ``scheduler`` is its address or a ``distributed.Client``; by
+        default the current client). None takes the defaults set by :func:`configure`
+        (n_jobs=1, "loky").
+    checkpoint : path, optional
+        A directory in which every finished task is stored (``varlab.mc.checkpoint``); a
+        rerun with the same arguments loads them and computes only the rest, bit-identically.
+        With ``configure(checkpoint_root=DIR)`` every simulation gets its own directory under DIR
+        (named by its identity). Needs an explicit ``random_state``.
     progress : None, True or False
         A tqdm bar on stderr: None shows it only if the run lasts over 3 s.
     max_samples : int
@@ -123,7 +224,17 @@ def simulate(model, *, k, n_repetitions, random_state=None, n_jobs=1, chunk_size
     k = _k_grid(k)
     grid, shape = _flat_grid(model, grid_arguments)
     n_repetitions = _validate.positive_int(n_repetitions, "n_repetitions", minimum=2)
-    n_jobs = _check_n_jobs(n_jobs)
+    n_jobs = _check_n_jobs(_CONFIG["n_jobs"] if n_jobs is None else n_jobs)
+    backend = _CONFIG["backend"] if backend is None else backend
+    scheduler = _CONFIG["scheduler"] if scheduler is None else scheduler
+    if checkpoint is None and _CONFIG["checkpoint_root"] is not None:
+        checkpoint = _CONFIG["checkpoint_root"]
+        checkpoint_is_root = True
+    else:
+        checkpoint_is_root = False
+    if checkpoint is not None and random_state is None:
+        raise ValueError("checkpoint needs an explicit random_state (None draws fresh entropy, "
+                         "so a rerun could never resume)")
     if chunk_size is not None:
         chunk_size = _validate.positive_int(chunk_size, "chunk_size", minimum=1)
     if not isinstance(backend, str):
@@ -163,35 +274,40 @@ def simulate(model, *, k, n_repetitions, random_state=None, n_jobs=1, chunk_size
         units = [(p, j, -(-n_repetitions // layouts[p][j][0]))
                  for p in range(n_points) for j in range(k.size)]
     total_blocks = sum(n_blocks for _, _, n_blocks in units)
-    workers = max(1, effective_n_jobs(n_jobs))
+    workers = max(1, effective_n_jobs(n_jobs)) if backend != "dask" else 4
     if chunk_size is None:
         # ~4 tasks per worker, at most 64 blocks each; never changes the result
         chunk_size = max(1, min(64, -(-total_blocks // (4 * workers))))
-    tasks = [(p, j, b0, min(b0 + chunk_size, n_blocks))
-             for p, j, n_blocks in units for b0 in range(0, n_blocks, chunk_size)]
+
+    store = _checkpoint_store(checkpoint, checkpoint_is_root, model, grid, k, n_repetitions, root,
+                              layouts)
+    done = store.load(lambda p, j: k.size if j is None else 1) if store is not None else {}
+    summaries = {(p, j): [done.get((p, j), {}).get(b) for b in range(n_blocks)]
+                 for p, j, n_blocks in units}
+    tasks = [(p, j, b0, b1) for p, j, n_blocks in units
+             for b0, b1 in _missing_runs(summaries[(p, j)], chunk_size)]
 
     def call(p, j, b0, b1):
         if j is None:
             repetitions, slab = layouts[p]
-            return delayed(prefix_blocks)(model, k, points[p], target[p], n_repetitions,
-                                          repetitions, slab, point_seeds[p], b0, b1)
-        return delayed(fresh_blocks)(model, k[j], j, points[p], target[p], n_repetitions,
-                                     layouts[p][j][0], point_seeds[p], b0, b1)
+            return (prefix_blocks, model, k, points[p], target[p], n_repetitions, repetitions,
+                    slab, point_seeds[p], b0, b1)
+        return (fresh_blocks, model, k[j], j, points[p], target[p], n_repetitions,
+                layouts[p][j][0], point_seeds[p], b0, b1)
 
-    merged: dict = {}
-    bar = tqdm(total=total_blocks, desc=f"simulate {model.name}", unit="block", file=sys.stderr,
-               disable=progress is False, delay=0 if progress else 3, leave=False)
+    resumed = total_blocks - sum(b1 - b0 for _, _, b0, b1 in tasks)
+    bar = tqdm(total=total_blocks, initial=resumed, desc=f"simulate {model.name}", unit="block",
+               file=sys.stderr, disable=progress is False, delay=0 if progress else 3, leave=False)
     try:
-        results = Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")(
-            call(*task) for task in tasks)
-        for (p, j, b0, b1), summaries in zip(tasks, results):
-            for errors, squared in summaries:              # block order, left to right
-                key = (p, j)
-                merged[key] = ((errors, squared) if key not in merged else
-                               (merged[key][0].merge(errors), merged[key][1].merge(squared)))
+        for (p, j, b0, b1), computed in zip(tasks, _run(backend, n_jobs, scheduler,
+                                                        [call(*task) for task in tasks])):
+            summaries[(p, j)][b0:b1] = computed
+            if store is not None:
+                store.save(p, j, b0, computed)
             bar.update(b1 - b0)
     finally:
         bar.close()
+    merged = {key: _merge(blocks) for key, blocks in summaries.items()}
 
     def stack(getter):
         if model.prefix:
@@ -222,4 +338,5 @@ def simulate(model, *, k, n_repetitions, random_state=None, n_jobs=1, chunk_size
         se_mse=np.sqrt(stack(lambda errors, squared: squared.variance) / n), theory=theory,
         prefix=model.prefix, seed_entropy=root.entropy, seed_spawn_key=tuple(root.spawn_key),
         seed_scheme=seeds.SEED_SCHEME, block_repetitions=block_repetitions,
-        n_blocks=-(-n // block_repetitions), elapsed_seconds=time.perf_counter() - start_time)
+        n_blocks=-(-n // block_repetitions), resumed_blocks=resumed,
+        elapsed_seconds=time.perf_counter() - start_time)
