@@ -1,0 +1,144 @@
+"""Orthogonal frequencies for radial measures: block-orthogonal (ORF) and structured (SORF).
+
+ORF (Yu et al. 2016; 004, "QR decomposition", steps 1-3): a block of d frequencies is S Q with
+Q Haar-random orthogonal (QR of a standard Gaussian matrix, the signs of R's diagonal moved into
+Q so that Q is exactly Haar; Mezzadri 2007) and S = diag(|w_1|..|w_d|) i.i.d. from the measure's
+radial law ``measure.norm_law(d)``. The frequencies are the ROWS of S Q: row i is |w_i| q_i, a
+norm from the radial law times a uniform direction, so each row has the law of the measure and
+the estimator is unbiased. The COLUMNS of S Q (S applied to a uniform unit vector) are not
+rotation invariant; ``orientation="columns"`` draws them, for comparison only: its estimator is
+biased (the Monte Carlo engine detects it; tests/test_orthogonal_samplers.py).
+
+s > d frequencies use independent blocks; a last partial block of r < d rows is the first r
+rows of a full block. The first j rows of any draw therefore have the law of a draw of j rows
+(complete blocks, then the first rows of a Haar block), so ``prefix_granularity = 1``.
+
+SORF (Yu et al. 2016, "structured orthogonal random features"): directions are the rows of
+H D1 H D2 H D3 (H the normalised Walsh-Hadamard matrix of size p = 2^ceil(log2 d), D_i random
++-1 diagonals), applied by a fast Walsh-Hadamard transform; for d < p each row is cut to its
+first d coordinates and renormalised (the input padded with zeros). Norms come from the radial
+law as for ORF. Its directions are not Haar: its bias and variance are measured, not assumed.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ... import _validate
+from ...spectral import RadialMeasure
+from . import Sampler
+
+__all__ = ["Orthogonal", "StructuredOrthogonal", "haar_orthogonal", "fwht", "sorf_directions"]
+
+
+def haar_orthogonal(rng: np.random.Generator, n_blocks: int, d: int) -> np.ndarray:
+    """(n_blocks, d, d) Haar-random orthogonal matrices: Q R = G (G standard normal, one stacked
+    QR), then Q's columns times sign(diag R) (Mezzadri 2007), so that the law is exactly Haar."""
+    g = rng.standard_normal((n_blocks, d, d))
+    q, r = np.linalg.qr(g)
+    signs = np.sign(np.diagonal(r, axis1=1, axis2=2))
+    signs[signs == 0] = 1.0
+    q *= signs[:, None, :]
+    return q
+
+
+def fwht(x: np.ndarray) -> np.ndarray:
+    """Normalised fast Walsh-Hadamard transform along the last axis (length a power of two):
+    x @ H with H symmetric, H H = I; O(p log p) per row, vectorised over the leading axes."""
+    x = np.array(x, dtype=np.float64, copy=True)
+    p = x.shape[-1]
+    if p & (p - 1):
+        raise ValueError(f"the last axis of x must have a power-of-two length, got {p}")
+    lead = x.shape[:-1]
+    h = 1
+    while h < p:                                   # log2(p) stages, each one vectorised
+        y = x.reshape(lead + (p // (2 * h), 2, h))
+        a = y[..., 0, :].copy()
+        y[..., 0, :] += y[..., 1, :]
+        y[..., 1, :] = a - y[..., 1, :]
+        h *= 2
+    x *= 1.0 / np.sqrt(p)
+    return x
+
+
+def _padded(d: int) -> int:
+    return 1 << (d - 1).bit_length()
+
+
+def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int) -> np.ndarray:
+    """(n_blocks, p, d) unit directions: rows of H D1 H D2 H D3 cut to the first d coordinates
+    and renormalised (p = next power of two >= d); signs drawn as one (n_blocks, 3, p) array."""
+    p = _padded(d)
+    signs = np.where(rng.random((n_blocks, 3, p)) < 0.5, -1.0, 1.0)
+    # rows of M = H D1 H D2 H D3 are e_i^T M; build M^T = D3 H D2 H D1 H applied to I (symmetric H)
+    m = np.broadcast_to(np.eye(p), (n_blocks, p, p)).copy()       # row i: e_i
+    for stage in range(3):                                          # e_i^T H D1 H D2 H D3
+        m = fwht(m)
+        m *= signs[:, stage, None, :]
+    rows = m[:, :, :d]
+    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+    zero = norms[..., 0] == 0
+    if np.any(zero):                                # a row cut to zero: use e_1 (only if d < p)
+        rows[zero] = 0.0
+        rows[zero, 0] = 1.0
+        norms[zero] = 1.0
+    return rows / norms
+
+
+class _Blocked(Sampler):
+    """Shared draw: ceil(m / block) blocks of unit directions, norms from the radial law, first
+    m rows. Subclasses give ``_block(d)`` and ``_directions(rng, n_blocks, d)``."""
+
+    measure_type = RadialMeasure
+    prefix_granularity = 1
+
+    def _block(self, d: int) -> int:
+        raise NotImplementedError
+
+    def _directions(self, rng, n_blocks: int, d: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _frequencies(self, measure, m, d, rng):
+        block = self._block(d)
+        n_blocks = -(-m // block)
+        directions = self._directions(rng, n_blocks, d).reshape(n_blocks * block, d)[:m]
+        norms = np.asarray(measure.norm_law(d).rvs(size=m, random_state=rng), dtype=np.float64)
+        return np.ascontiguousarray(directions * norms[:, None])
+
+
+class Orthogonal(_Blocked, name="orthogonal"):
+    """Block-orthogonal random features (ORF; 004 "QR decomposition"): rows of S Q per block of
+    d, independent blocks, last block partial. ``orientation="columns"`` gives the biased
+    column-stacking variant (for comparison only)."""
+
+    def __init__(self, orientation="rows"):
+        self.orientation = orientation
+
+    def _block(self, d):
+        return d
+
+    def _directions(self, rng, n_blocks, d):
+        _validate.choice(self.orientation, "orientation", ("rows", "columns"))
+        q = haar_orthogonal(rng, n_blocks, d)
+        return q if self.orientation == "rows" else np.swapaxes(q, 1, 2)
+
+    def _frequencies(self, measure, m, d, rng):
+        if self.orientation == "rows":
+            return super()._frequencies(measure, m, d, rng)
+        _validate.choice(self.orientation, "orientation", ("rows", "columns"))
+        n_blocks = -(-m // d)
+        q = haar_orthogonal(rng, n_blocks, d)
+        norms = np.asarray(measure.norm_law(d).rvs(size=n_blocks * d, random_state=rng),
+                           dtype=np.float64).reshape(n_blocks, d, 1)
+        columns = np.swapaxes(norms * q, 1, 2)          # column j of S Q, as rows
+        return np.ascontiguousarray(columns.reshape(n_blocks * d, d)[:m])
+
+
+class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
+    """SORF: directions from H D1 H D2 H D3 (fast Walsh-Hadamard), p = 2^ceil(log2 d) per
+    block, norms from the radial law. Not exactly Haar: biased in general (measured)."""
+
+    def _block(self, d):
+        return _padded(d)
+
+    def _directions(self, rng, n_blocks, d):
+        return sorf_directions(rng, n_blocks, d)

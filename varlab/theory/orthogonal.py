@@ -1,0 +1,226 @@
+"""Variance of i.i.d. and orthogonal random features for the Gaussian kernel (004, "Theorem 5").
+
+Kernel k(r) = exp(-r^2 / 2), r = |z| in units of the bandwidth, frequencies w = R theta with
+R ~ chi(d) (the radial law) and theta uniform on the sphere. Write x = r^2 / 2 and
+phi_d(t) = Gamma(d/2) J_{d/2-1}(t) / (t/2)^{d/2-1} = 0F1(; d/2; -t^2/4) = E_theta cos(t theta_1).
+
+* i.i.d., paired cos/sin features (004's psi_i): one frequency gives cos(<w, z>), variance
+  (1 + k(2r)) / 2 - k(r)^2 = (1 - e^{-r^2})^2 / 2 (varlab's derivation for any radial kernel:
+  E cos^2 = (1 + E cos 2<w,z>)/2).
+* i.i.d., random-phase cosine 2 cos(<w,x> + b) cos(<w,y> + b): 1 + k(2r)/2 - k(r)^2 =
+  1/2 + (1 - e^{-r^2})^2 / 2 (varlab's derivation; 000 Eq. 18 with r^2 = 2 gamma (1 - rho)).
+* Orthogonal rows w_i = R_i q_i, w_j = R_j q_j (q_i ⊥ q_j): R_i q_i +- R_j q_j has norm
+  sqrt(R_i^2 + R_j^2) and a uniform direction, so Cov(cos<w_i,z>, cos<w_j,z>) =
+  C = E phi_d(sqrt(R_1^2 + R_2^2) r) - k(r)^2. For the Gaussian, R_1^2 + R_2^2 ~ chi^2(2d) and
+  the series of phi_d sums to C = 1F1(d; d/2; -x) - e^{-2x} = e^{-x} [1F1(-d/2; d/2; x) - e^{-x}]
+  (varlab's closed form; orthogonal_derivation.py checks it symbolically). With s frequencies in
+  blocks of d (q = s // d full blocks, a partial block of s mod d rows) there are
+  P(s, d) = q d (d - 1) + (s mod d)(s mod d - 1) correlated ordered pairs, so
+  Var_ORF(s) - Var_RFF(s) = P(s, d) / s^2 * C  (= (s - 1)/s C for s <= d).
+* "Theorem 5" as printed on the slides: G = (s-1)/s E[phi_d(R_1 r)]^2 - (s-1)/s
+  E[phi_d(sqrt(R_1^2 + R_2^2) r)]^2 = (s-1)/s [e^{-2x} - 1F1(d; d/2; -x)^2], evaluated literally
+  for every s. It differs from the derivation in sign and in squaring the second expectation; the
+  Monte Carlo engine decides (paper_checks/p004).
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import scipy.special as sc
+import sympy
+
+from .formula import Formula
+from .parameters import parameter
+
+def _hyp(dimension, x):
+    """1F1(d; d/2; -x) by scipy, x >= 0; scipy returns NaN only for even d at huge x, where the
+    value e^{-x} 1F1(-d/2; d/2; x) (a polynomial of degree d/2 times e^{-x}) underflows: 0."""
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+        f = sc.hyp1f1(np.asarray(dimension, dtype=np.float64), 0.5 * np.asarray(dimension, dtype=np.float64), -x)
+    return np.where(np.isnan(f) & (np.asarray(dimension) % 2 == 0) & (x > 1e4), 0.0, f)
+
+
+__all__ = ["iid_variance", "iid_variance_phase", "pair_covariance", "variance_gap",
+           "variance_gap_printed", "orf_variance", "pairs", "phi", "covariance_numeric"]
+
+_R = parameter("distance").symbol
+_REF_DIM = {"dimension": (1, 256)}
+
+
+def pairs(k, d):
+    """P(s, d): ordered pairs of distinct rows in the same block (blocks of d, last partial)."""
+    k = np.asarray(k, dtype=np.float64)
+    d = np.asarray(d, dtype=np.float64)
+    q = np.floor(k / d)
+    rest = k - q * d
+    return q * d * (d - 1.0) + rest * (rest - 1.0)
+
+
+def phi(t, d):
+    """phi_d(t) = Gamma(d/2) J_{d/2-1}(t) / (t/2)^{d/2-1} = 0F1(; d/2; -t^2/4) (E cos(t theta_1))."""
+    t = np.asarray(t, dtype=np.float64)
+    return sc.hyp0f1(np.asarray(d, dtype=np.float64) / 2.0, -0.25 * t * t)
+
+
+def _series_d(x, n, terms=40):
+    """D(x) = 1F1(-n; n; x) - e^{-x} = sum_{j>=2} x^j/j! (-1)^j [prod_{i<j} (n-i)/(n+i) - 1],
+    summed for small x (no cancellation between the two leading terms)."""
+    total = np.zeros(np.broadcast(x, n).shape)
+    prod = np.ones_like(total)
+    power = np.ones_like(total)
+    for j in range(1, terms):                      # loop over series terms, vectorised over points
+        prod = prod * (n - (j - 1)) / (n + (j - 1))
+        power = power * x / j
+        if j >= 2:
+            total = total + power * (-1.0) ** j * (prod - 1.0)
+    return total
+
+
+def _covariance(dimension, distance):
+    x = 0.5 * distance * distance
+    n = 0.5 * dimension
+    small = x < 0.5
+    xs = np.where(small, x, 0.0)
+    series = np.exp(-xs) * _series_d(xs, n)
+    xl = np.where(small, 1.0, x)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        direct = _hyp(dimension, xl) - np.exp(-2.0 * xl)
+    direct = np.where(np.isfinite(xl), direct, 0.0)
+    return np.where(small, series, direct)
+
+
+def _covariance_mp(dimension, distance):
+    x = distance * distance / 2
+    zp = 4 * mpmath.mp.prec
+    return mpmath.hyp1f1(dimension, mpmath.mpf(dimension) / 2, -x, zeroprec=zp) - mpmath.exp(-2 * x)
+
+
+iid_variance = Formula(
+    name="orthogonal.iid_variance",
+    parameters=("distance",),
+    expr=(1 - sympy.exp(-_R ** 2)) ** 2 / 2,
+    numeric=lambda distance: 0.5 * np.square(np.expm1(-np.square(distance))),
+    source="varlab, from 004 (GRFF psi_i, paired cos/sin): Var cos<w,z> = (1 + k(2z))/2 - k(z)^2",
+    description="single-frequency variance of the paired cos/sin RFF estimator, Gaussian kernel",
+    derived_by_varlab=True,
+)
+
+iid_variance_phase = Formula(
+    name="orthogonal.iid_variance_phase",
+    parameters=("distance",),
+    expr=sympy.Rational(1, 2) + (1 - sympy.exp(-_R ** 2)) ** 2 / 2,
+    numeric=lambda distance: 0.5 + 0.5 * np.square(np.expm1(-np.square(distance))),
+    source="varlab (random-phase cosine 2cos(<w,x>+b)cos(<w,y>+b)); 000 Eq. (18) with r^2 = 2 gamma (1 - rho)",
+    description="single-frequency variance of the random-phase cosine RFF estimator, Gaussian kernel",
+    derived_by_varlab=True,
+)
+
+pair_covariance = Formula(
+    name="orthogonal.pair_covariance",
+    parameters=("dimension", "distance"),
+    numeric=_covariance,
+    reference=_covariance_mp,
+    tolerance=1e-8,
+    reference_domain=_REF_DIM,
+    source="varlab: C = E phi_d(sqrt(R1^2+R2^2)|z|) - k(z)^2 (004, Theorem 5's Bessel terms) "
+           "= 1F1(d; d/2; -|z|^2/2) - exp(-|z|^2) for the Gaussian kernel",
+    description="covariance of cos<w_i,z>, cos<w_j,z> for two orthogonal rows, Gaussian kernel",
+    derived_by_varlab=True,
+)
+
+variance_gap = Formula(
+    name="orthogonal.variance_gap",
+    parameters=("dimension", "distance", "k"),
+    numeric=lambda dimension, distance, k: pairs(k, dimension) / np.square(k.astype(np.float64))
+    * _covariance(dimension, distance),
+    reference=lambda dimension, distance, k: mpmath.mpf(int(pairs(k, dimension))) / k ** 2
+    * _covariance_mp(dimension, distance),
+    tolerance=1e-8,
+    reference_domain=_REF_DIM,
+    source="varlab's derivation of 004 'Theorem 5' (G_k = Var ORF - Var RFF), blocks of d, partial last block",
+    description="Var(ORF) - Var(RFF) with s = k frequencies, paired cos/sin, Gaussian kernel",
+    derived_by_varlab=True,
+)
+
+
+def _one_minus_f_series(x, n, terms=40):
+    """1 - 1F1(-n; n; x) = -sum_{j>=1} x^j/j! (-1)^j prod_{i<j} (n-i)/(n+i), for small x."""
+    total = np.zeros(np.broadcast(x, n).shape)
+    prod = np.ones_like(total)
+    power = np.ones_like(total)
+    for j in range(1, terms):                      # series terms, vectorised over points
+        prod = prod * (n - (j - 1)) / (n + (j - 1))
+        power = power * x / j
+        total = total - power * (-1.0) ** j * prod
+    return total
+
+
+def _printed(dimension, distance, k):
+    """(k-1)/k [e^{-2x} - f^2] with f = 1F1(d; d/2; -x) = e^{-x} F, written as
+    (k-1)/k (e^{-x} - f)(e^{-x} + f) and e^{-x} - f = e^{-x} (1 - F) by series for small x."""
+    x = 0.5 * distance * distance
+    n = 0.5 * dimension
+    kk = k.astype(np.float64)
+    small = x < 0.5
+    xs = np.where(small, x, 0.0)
+    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
+        f = _hyp(dimension, x)
+        e = np.exp(-x)
+        diff = np.where(small, np.exp(-xs) * _one_minus_f_series(xs, n), e - f)
+        return (kk - 1.0) / kk * diff * (e + f)
+
+
+def _printed_mp(dimension, distance, k):
+    x = distance * distance / 2
+    f = mpmath.hyp1f1(dimension, mpmath.mpf(dimension) / 2, -x, zeroprec=4 * mpmath.mp.prec)
+    return mpmath.mpf(k - 1) / k * (mpmath.exp(-2 * x) - f * f)
+
+
+variance_gap_printed = Formula(
+    name="orthogonal.variance_gap_printed",
+    parameters=("dimension", "distance", "k"),
+    numeric=_printed,
+    reference=_printed_mp,
+    tolerance=1e-8,
+    reference_domain=_REF_DIM,
+    source="004, 'Theorem 5' as printed: (s-1)/s E[phi_d(R1|z|)]^2 - (s-1)/s E[phi_d(sqrt(R1^2+R2^2)|z|)]^2",
+    description="the slides' G_k(z) for the Gaussian kernel, taken literally for every s",
+)
+
+orf_variance = Formula(
+    name="orthogonal.orf_variance",
+    parameters=("dimension", "distance", "k"),
+    numeric=lambda dimension, distance, k: (0.5 * np.square(np.expm1(-np.square(distance)))
+                                            + pairs(k, dimension) / k * _covariance(dimension, distance))
+    / k.astype(np.float64),
+    reference=lambda dimension, distance, k: ((1 - mpmath.exp(-distance ** 2)) ** 2 / 2
+                                              + mpmath.mpf(int(pairs(k, dimension))) / k
+                                              * _covariance_mp(dimension, distance)) / k,
+    tolerance=1e-8,
+    reference_domain=_REF_DIM,
+    source="varlab: Var(1/s sum cos<w_i,z>) for block-orthogonal rows = V_1/s + P(s,d)/s^2 C",
+    description="variance of the ORF estimator (paired cos/sin) of the Gaussian kernel",
+    derived_by_varlab=True,
+)
+
+
+def covariance_numeric(law_a, law_b, d, r, nodes=160):
+    """E phi_d(sqrt(R_a^2 + R_b^2) r) for independent radial laws (frozen scipy.stats, or arrays
+    (nodes, weights)), by tensor Gauss quadrature in the laws' quantiles (varlab; the Bessel term
+    of 004's H(z) and G for non-Gaussian parts). Returns an array over r."""
+    ra, wa = _nodes(law_a, nodes)
+    rb, wb = _nodes(law_b, nodes)
+    t = np.sqrt(ra[:, None] ** 2 + rb[None, :] ** 2)
+    r = np.atleast_1d(np.asarray(r, dtype=np.float64))
+    w = wa[:, None] * wb[None, :]
+    return np.array([np.sum(w * phi(t * value, d)) for value in r])
+
+
+def _nodes(law, n):
+    if isinstance(law, tuple):
+        return law
+    u, w = np.polynomial.legendre.leggauss(n)
+    u = 0.5 * (u + 1.0)
+    return law.ppf(u), 0.5 * w
