@@ -14,8 +14,8 @@ rows of a full block. The first j rows of any draw therefore have the law of a d
 (complete blocks, then the first rows of a Haar block), so ``prefix_granularity = 1``.
 
 SORF (Yu et al. 2016, "structured orthogonal random features"): directions are the rows of
-H D1 H D2 H D3 (H the normalised Walsh-Hadamard matrix of size p = 2^ceil(log2 d), D_i random
-+-1 diagonals), applied by a fast Walsh-Hadamard transform; for d < p each row is cut to its
+H D1 H D2 H D3 (H the normalised Walsh-Hadamard matrix of size p = max(32, 2^ceil(log2 d)), D_i
+random +-1 diagonals), applied by a fast Walsh-Hadamard transform; for d < p each row is cut to its
 first d coordinates and renormalised (the input padded with zeros). Norms come from the radial
 law as for ORF. Its directions are not Haar: its bias and variance are measured, not assumed.
 """
@@ -60,15 +60,23 @@ def fwht(x: np.ndarray) -> np.ndarray:
     return x
 
 
+#: smallest Hadamard size: three H D products mix poorly in very few dimensions, so a small d is
+#: padded to at least this size (a row cut to d coordinates of a near-uniform direction in R^p is
+#: near-uniform in R^d; exactly uniform for a Haar direction)
+MIN_HADAMARD = 32
+
+
 def _padded(d: int) -> int:
-    return 1 << (d - 1).bit_length()
+    return max(MIN_HADAMARD, 1 << (d - 1).bit_length())
 
 
 def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int) -> np.ndarray:
-    """(n_blocks, p, d) unit directions: rows of H D1 H D2 H D3 cut to the first d coordinates
-    and renormalised (p = next power of two >= d); signs drawn as one (n_blocks, 3, p) array."""
+    """(n_blocks, p, d) unit directions: rows of H D1 H D2 H D3 cut to the first d coordinates,
+    renormalised (p = next power of two >= d) and multiplied by independent random signs (cos is
+    even, so the estimator is unchanged, but rows of a block become uncorrelated); all signs are
+    drawn as one (n_blocks, 4, p) array."""
     p = _padded(d)
-    signs = np.where(rng.random((n_blocks, 3, p)) < 0.5, -1.0, 1.0)
+    signs = np.where(rng.random((n_blocks, 4, p)) < 0.5, -1.0, 1.0)
     # rows of M = H D1 H D2 H D3 are e_i^T M; build M^T = D3 H D2 H D1 H applied to I (symmetric H)
     m = np.broadcast_to(np.eye(p), (n_blocks, p, p)).copy()       # row i: e_i
     for stage in range(3):                                          # e_i^T H D1 H D2 H D3
@@ -81,7 +89,9 @@ def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int) -> np.ndarr
         rows[zero] = 0.0
         rows[zero, 0] = 1.0
         norms[zero] = 1.0
-    return rows / norms
+    rows /= norms
+    rows *= signs[:, 3, :, None]                   # a random sign per row: cos is even, so the
+    return rows                                    # estimator is unchanged; rows become uncorrelated
 
 
 class _Blocked(Sampler):

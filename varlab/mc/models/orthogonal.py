@@ -16,6 +16,7 @@ import numpy as np
 
 from ... import spectral
 from ...features.samplers import get_sampler
+from ...features.samplers.orthogonal import _padded
 from ...theory import orthogonal as theory
 from . import Model
 from ..seeds import BLOCK_ELEMENTS
@@ -104,4 +105,4 @@ class SORFModel(_Radial):
     description = "SORF (Hadamard-sign products) of exp(-|z|^2/2) in R^d"
 
     def _block(self, d):
-        return 1 << (d - 1).bit_length()
+        return _padded(d)
