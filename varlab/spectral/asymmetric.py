@@ -1,0 +1,314 @@
+"""Complex spectral measures of the asymmetric kernels of paper 002 (Eq. 9-11), with their four
+Jordan parts (Eq. 2) as probability measures and exact total masses.
+
+Each part is p(w) h(<c, w>) up to its total mass, p the N(0, I/sigma^2) density (see
+:mod:`varlab.theory.asymmetric`). Frequencies of a normalised part are drawn two ways:
+
+* ``method="exact"`` (varlab's): the component along c is the only non-Gaussian one. Its phase
+  X = <c, w> has the 1-D density h(x) phi_s(x) / E h(X); the orthogonal components are plain
+  N(0, 1/sigma^2). For s < 2, X is drawn by inverse CDF: an interval where h has one sign is
+  chosen with its probability, then X solves F(X) = U on it by vectorised bisection (the CDF in
+  closed form, complex erfc). For s >= 2, X is drawn from N(0, s^2) restricted to {h > 0}
+  (a truncated normal on a chosen interval) and accepted with probability h(X) <= 1
+  (acceptance E h / P(h > 0), about 2/pi or more). Every draw is exact.
+* ``method="rejection"``: the paper's acceptance-rejection (002 §4, steps 1-4) with the
+  Gaussian proposal g = tilt p, c = 1: accept w with probability h(<c, w>); the acceptance rate
+  is E h(X) = ||part|| / tilt (``acceptance_rate``).
+
+>>> from varlab import spectral
+>>> mu = spectral.get_measure("shift_gaussian", sigma=2.0, shift=[1.0, 0.0])
+>>> sorted(mu.total_masses())
+['imaginary_negative', 'imaginary_positive', 'real_negative', 'real_positive']
+>>> round(float(mu.kernel([[-1.0, 0.0]])[0]), 12)      # k1(-r) = 1
+1.0
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.special
+import scipy.stats
+
+from .. import _random, _validate
+from ..theory import asymmetric as theory
+from . import ComplexMeasure, SpectralMeasure, _count, _points
+
+__all__ = ["ProjectedPart", "ShiftGaussian", "SinhGaussian", "CoshGaussian", "kernel_value"]
+
+_SQRT2 = math.sqrt(2.0)
+#: bisection steps of the inverse CDF (interval length pi / 2^52: float64 resolution)
+_BISECTION_STEPS = 52
+#: the paper's rejection sampler refuses parts it would accept less often than this
+MIN_ACCEPTANCE = 1e-6
+
+
+def _vector(value, name):
+    v = _validate.real_array(value, name)
+    if v.ndim != 1 or v.size < 1:
+        raise ValueError(f"{name} must be a 1-D vector with at least one entry, got shape {v.shape}")
+    return v
+
+
+def _sigma(value):
+    s = _validate.real_array(value, "sigma", low=0.0, low_open=True)
+    if s.ndim != 0:
+        raise TypeError(f"sigma must be a single real number > 0, got {value!r}")
+    return float(s)
+
+
+# -- the sign intervals of h ------------------------------------------------------------------------
+def _intervals(h, s):
+    """(starts, signs) of the length-pi intervals [a, a + pi] where h = sign * (cos or sin) > 0,
+    covering |x| <= 13 s + 2 pi; ``trig`` is "cos" or "sin"."""
+    reach = 13.0 * s + 2.0 * math.pi
+    n = np.arange(-int(reach / math.pi) - 2, int(reach / math.pi) + 3)
+    if h in ("cos+", "cos-"):
+        starts = -math.pi / 2 + n * math.pi                 # cos has sign (-1)^n there
+        sign = np.where(n % 2 == 0, 1.0, -1.0)
+        want = 1.0 if h == "cos+" else -1.0
+    else:
+        starts = n * math.pi                                 # sin has sign (-1)^n there
+        sign = np.where(n % 2 == 0, 1.0, -1.0)
+        want = 1.0 if h == "sin+" else -1.0
+    keep = sign == want
+    return starts[keep], sign[keep]
+
+
+def _trig(h, x):
+    return np.cos(x) if h in ("cos+", "cos-") else np.sin(x)
+
+
+def _h(h, x):
+    sign = 1.0 if h in ("cos+", "sin+") else -1.0
+    return np.maximum(sign * _trig(h, x), 0.0)
+
+
+def _signed_segment(s, a, b):
+    """int_a^b e^{ix} phi_s(x) dx for any real a < b (arrays), complex (split at 0, conj symmetry)."""
+    a, b = np.broadcast_arrays(np.asarray(a, float), np.asarray(b, float))
+    out = np.zeros(a.shape, dtype=complex)
+    pos = a >= 0
+    neg = b <= 0
+    mid = ~(pos | neg)
+    seg = theory._segment
+    out[pos] = seg(1.0, s, a[pos], b[pos])
+    out[neg] = np.conj(seg(1.0, s, -b[neg], -a[neg]))
+    out[mid] = seg(1.0, s, 0.0, b[mid]) + np.conj(seg(1.0, s, 0.0, -a[mid]))
+    return out
+
+
+def _partial(h, s, a, x, sign):
+    """int_a^x h(t) phi_s(t) dt on an interval [a, a + pi] where h = sign * trig > 0."""
+    value = _signed_segment(s, a, x)
+    return sign * (value.real if h in ("cos+", "cos-") else value.imag)
+
+
+def _phase_exact(h, s, n, rng):
+    """n draws of X with density h(x) phi_s(x) / E h(X) (see the module docstring)."""
+    if s == 0.0:
+        raise ValueError("a part with spread 0 is a point mass at X = 0 or empty; nothing to sample")
+    starts, sign = _intervals(h, s)
+    if s < theory._SWITCH:
+        masses = np.maximum(_partial(h, s, starts, starts + math.pi, sign), 0.0)
+        choice = rng.choice(starts.size, size=n, p=masses / masses.sum())
+        a, sg, total = starts[choice], sign[choice], masses[choice]
+        target = rng.random(n) * total
+        lo, hi = a.copy(), a + math.pi
+        for _ in range(_BISECTION_STEPS):                     # vectorised over the n draws
+            mid = 0.5 * (lo + hi)
+            below = _partial(h, s, a, mid, sg) < target
+            lo = np.where(below, mid, lo)
+            hi = np.where(below, hi, mid)
+        return 0.5 * (lo + hi)
+    # s >= 2: restricted Gaussian proposal, accept with probability h(X)
+    norm = scipy.stats.norm(scale=s)
+    weights = norm.cdf(starts + math.pi) - norm.cdf(starts)
+    weights = np.where(starts >= 0, norm.sf(starts) - norm.sf(starts + math.pi), weights)
+    out = np.empty(n)
+    todo = np.arange(n)
+    while todo.size:
+        choice = rng.choice(starts.size, size=todo.size, p=weights / weights.sum())
+        lo, hi = starts[choice] / s, (starts[choice] + math.pi) / s
+        x = s * scipy.stats.truncnorm.rvs(lo, hi, random_state=rng)
+        x = np.atleast_1d(x)
+        accept = rng.random(todo.size) < _h(h, x)
+        out[todo[accept]] = x[accept]
+        todo = todo[~accept]
+    return out
+
+
+class ProjectedPart(SpectralMeasure):
+    """The probability measure p(w) h(<c, w>) / E h(X) in R^d, d = len(c) (a Jordan part of an
+    002 kernel, normalised). ``h`` is "cos+", "cos-", "sin+", "sin-" or "one" (p itself).
+
+    ``kernel(z)`` = E cos <w, z> and ``sine_kernel(z)`` = E sin <w, z> in closed form
+    (varlab's own, via :func:`varlab.theory.asymmetric.h_transform`).
+    """
+
+    def __init__(self, sigma=1.0, c=(1.0,), h="cos+", method="exact"):
+        sigma = _sigma(sigma)
+        c = _vector(c, "c")
+        _validate.choice(h, "h", ("cos+", "cos-", "sin+", "sin-", "one"))
+        _validate.choice(method, "method", ("exact", "rejection"))
+        norm_c = float(np.linalg.norm(c))
+        if norm_c == 0.0 and h != "one":
+            raise ValueError("c must be nonzero for a part with h != 'one' (with c = 0 the phase is 0)")
+        super().__init__(sigma=sigma, c=tuple(float(v) for v in c), h=h, method=method)
+        self.sigma, self.c, self.h, self.method = sigma, c, h, method
+        self.spread = norm_c / sigma
+        self.symmetric = h in ("cos+", "cos-", "one")
+        self.mass = float(np.real(theory.h_transform(0.0, self.spread, h))) if h != "one" else 1.0
+        if self.mass <= 0.0:
+            raise ValueError(f"the part h={h!r} has total mass 0 at spread {self.spread:g} (it is empty)")
+
+    @property
+    def acceptance_rate(self) -> float:
+        """The paper's rejection sampler's acceptance rate, E h(X) (002 §4 step 4 with c = tilt)."""
+        return 1.0 if self.h == "one" else self.mass
+
+    def _check_d(self, d):
+        if d != self.c.size:
+            raise ValueError(f"d must equal the dimension of the part's direction c ({self.c.size}), got {d}")
+
+    def _transform(self, z):
+        c2 = float(self.c @ self.c)
+        if self.h == "one":
+            with np.errstate(over="ignore"):
+                return np.exp(-0.5 * np.sum(np.square(z / self.sigma), axis=-1)) + 0j
+        alpha = (z @ self.c) / c2
+        perp = z - alpha[..., None] * self.c
+        tau = np.sqrt(np.sum(perp * perp, axis=-1)) / self.sigma
+        return theory.h_transform(alpha, self.spread, self.h) * np.exp(-0.5 * tau * tau) / self.mass
+
+    def _kernel(self, z):
+        self._check_d(z.shape[-1])
+        return np.real(self._transform(z))
+
+    def _sine_kernel(self, z):
+        self._check_d(z.shape[-1])
+        return np.imag(self._transform(z))
+
+    def _rvs(self, n, d, rng):
+        self._check_d(d)
+        if self.method == "rejection" or self.h == "one":
+            return self.rejection_rvs(n, d, rng)[0]
+        w = rng.standard_normal((n, d)) / self.sigma
+        unit = self.c / np.linalg.norm(self.c)
+        x = _phase_exact(self.h, self.spread, n, rng)
+        along = x / (self.spread * self.sigma)              # <unit, w> = X / |c|
+        w += (along - w @ unit)[:, None] * unit[None, :]
+        return w
+
+    def rejection_rvs(self, n, d=None, random_state=None):
+        """The paper's acceptance-rejection (002 §4): propose w ~ N(0, I/sigma^2), accept with
+        probability h(<c, w>). Returns (w (n, d), number of proposals)."""
+        n = _count(n, "n", "m")
+        d = self.c.size if d is None else _count(d, "d", "dimension")
+        self._check_d(d)
+        rng = _random.generator(random_state)
+        if self.acceptance_rate < MIN_ACCEPTANCE:
+            raise ValueError(f"the paper's rejection sampler would accept a proposal with probability "
+                             f"{self.acceptance_rate:.3g} < {MIN_ACCEPTANCE:g} for part h={self.h!r} at "
+                             f"spread {self.spread:.3g}; use method='exact'")
+        out = np.empty((n, d))
+        filled, proposals = 0, 0
+        while filled < n:
+            batch = max(16, int(1.2 * (n - filled) / self.acceptance_rate))
+            w = rng.standard_normal((batch, d)) / self.sigma
+            accepted = (np.arange(batch) if self.h == "one"
+                        else np.flatnonzero(rng.random(batch) < _h(self.h, w @ self.c)))
+            take = min(n - filled, accepted.size)
+            out[filled:filled + take] = w[accepted[:take]]
+            filled += take
+            # proposals after the n-th acceptance were not needed: they do not count
+            proposals += int(accepted[take - 1]) + 1 if (filled == n and take) else batch
+        return out, proposals
+
+
+class _AsymmetricGaussian(ComplexMeasure):
+    """Shared constructor: the four parts of an 002 kernel with exact total masses."""
+
+    kernel_name = ""
+
+    def __init__(self, sigma, vector, vector_name, method):
+        sigma = _sigma(sigma)
+        vector = _vector(vector, vector_name)
+        spread = theory.spread_of(self.kernel_name, sigma, vector)
+        if spread > theory.SPREAD.high:
+            raise ValueError(f"{vector_name} gives the spread s = {spread:.4g} > {theory.SPREAD.high:g} "
+                             f"(s = |r|/sigma or sigma |beta|); the masses are computed for s <= "
+                             f"{theory.SPREAD.high:g}")
+        c = theory.direction_of(self.kernel_name, sigma, vector)
+        masses = theory.kernel_masses(self.kernel_name, spread)
+        parts = {}
+        for part in theory.PARTS:
+            h = theory.part_h(self.kernel_name, part)
+            parts[part] = None if (h is None or masses[part] == 0.0) else ProjectedPart(sigma, c, h, method)
+            if parts[part] is None:
+                masses[part] = 0.0
+        self.sigma, self.spread, self.direction, self.method = sigma, spread, c, method
+        setattr(self, vector_name, vector)
+        super().__init__(parts["real_positive"], parts["real_negative"], parts["imaginary_positive"],
+                         parts["imaginary_negative"], masses=masses)
+
+    def exact_kernel(self, z) -> np.ndarray:
+        """k(z) from the kernel's formula (002, Eq. 9-11), z of shape (..., d)."""
+        return kernel_value(self.kernel_name, _points(z), self.sigma, getattr(self, self._vector_name))
+
+    def fourier_transform(self, w) -> np.ndarray:
+        """mu(w) as printed in 002 (Eq. 9-11), complex, w of shape (..., d)."""
+        w = _points(w, "w")
+        sigma = self.sigma
+        d = w.shape[-1]
+        v = getattr(self, self._vector_name)
+        gauss = (sigma / math.sqrt(2 * math.pi)) ** d * np.exp(-0.5 * sigma ** 2 * np.sum(w * w, axis=-1))
+        if self.kernel_name == "shift_gaussian":
+            return gauss * np.exp(1j * (w @ v))
+        tilt = math.exp(0.5 * sigma ** 2 * float(v @ v))
+        if self.kernel_name == "sinh_gaussian":
+            return gauss * (1 - 1j * tilt * np.sin(sigma ** 2 * (w @ v)))
+        return gauss * tilt * np.exp(-1j * sigma ** 2 * (w @ v))
+
+
+def kernel_value(kernel, z, sigma, vector) -> np.ndarray:
+    """k(z) of 002's Eq. (9) (vector = r), (10) or (11) (vector = beta); z of shape (..., d)."""
+    z = np.asarray(z, dtype=float)
+    vector = np.asarray(vector, dtype=float)
+    if kernel == "shift_gaussian":
+        return np.exp(-np.sum(np.square(z + vector), axis=-1) / (2 * sigma ** 2))
+    gauss = np.exp(-np.sum(z * z, axis=-1) / (2 * sigma ** 2))
+    if kernel == "sinh_gaussian":
+        return gauss * (1.0 + np.sinh(z @ vector))
+    if kernel == "cosh_gaussian":
+        return gauss * np.exp(z @ vector)
+    raise ValueError(f"kernel must be one of {list(theory.KERNELS)}, got {kernel!r}")
+
+
+class ShiftGaussian(_AsymmetricGaussian, name="shift_gaussian"):
+    """k1(D) = exp(-|D + r|^2/(2 sigma^2)), mu1 = p(w) e^{i <r, w>} (002, Eq. 9)."""
+
+    kernel_name, _vector_name = "shift_gaussian", "shift"
+
+    def __init__(self, sigma=1.0, shift=(0.5,), method="exact"):
+        super().__init__(sigma, shift, "shift", method)
+
+
+class SinhGaussian(_AsymmetricGaussian, name="sinh_gaussian"):
+    """k2(D) = exp(-|D|^2/(2 sigma^2)) (1 + sinh <beta, D>), mu2 = p(w) [1 - i A sin(sigma^2
+    <beta, w>)], A = exp(sigma^2 |beta|^2/2) (002, Eq. 10)."""
+
+    kernel_name, _vector_name = "sinh_gaussian", "beta"
+
+    def __init__(self, sigma=1.0, beta=(0.5,), method="exact"):
+        super().__init__(sigma, beta, "beta", method)
+
+
+class CoshGaussian(_AsymmetricGaussian, name="cosh_gaussian"):
+    """k3(D) = exp(-|D|^2/(2 sigma^2)) exp(<beta, D>), mu3 = A p(w) e^{-i sigma^2 <beta, w>}
+    (002, Eq. 11; the paper calls it cosh-Gaussian though no cosh appears)."""
+
+    kernel_name, _vector_name = "cosh_gaussian", "beta"
+
+    def __init__(self, sigma=1.0, beta=(0.5,), method="exact"):
+        super().__init__(sigma, beta, "beta", method)
