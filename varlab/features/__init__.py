@@ -4,4 +4,6 @@ Algorithm 1) with its b-bit coding and GMM estimate; ``samplers`` turn a spectra
 from . import samplers
 from .rff import RFF
 from .cws import GCWS, bbit_code, gmm_estimate
+from .signed import GRFF
+from .asymmetric import AsKRFF
 from .samplers import IID, Sampler, available_samplers, get_sampler

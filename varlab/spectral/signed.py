@@ -64,8 +64,7 @@ class _MixtureLaw:
         return sum(c * p.cdf(x) for c, p in zip(self.weights, self._parts))
 
     def moment(self, n):
-        nodes, weights = self.quadrature(400)
-        return float(np.sum(weights * nodes ** n))
+        return math.fsum(c * p.moment(n) for c, p in zip(self.weights, self._parts))
 
     def mean(self):
         return self.moment(1)
@@ -88,11 +87,15 @@ class _MixtureLaw:
         return 0.5 * (lo + hi)
 
     def ppf(self, q):
-        """Inverse CDF (bisection)."""
+        """Inverse CDF (scipy's for one component, else bisection)."""
+        if len(self._parts) == 1:
+            return self._parts[0].ppf(q)
         return self._invert(q, lambda x, q: self.cdf(x) < q)
 
     def isf(self, q):
         """Inverse survival function (bisection on sf, accurate in the upper tail)."""
+        if len(self._parts) == 1:
+            return self._parts[0].isf(q)
         return self._invert(q, lambda x, q: self.sf(x) > q)
 
     def quadrature(self, n):
@@ -174,6 +177,16 @@ class _JordanLaw(_MixtureLaw):
         x = np.asarray(x, dtype=np.float64)
         nodes, weights = self.quadrature(400)
         return np.sum(weights * (nodes <= x[..., None]), axis=-1)
+
+    def moment(self, n):
+        nodes, weights = self.quadrature(400)
+        return float(np.sum(weights * nodes ** n))
+
+    def ppf(self, q):
+        return self._invert(q, lambda x, q: self.cdf(x) < q)
+
+    def isf(self, q):
+        return self._invert(q, lambda x, q: self.sf(x) > q)
 
     def sf(self, x):
         return 1.0 - self.cdf(x)
