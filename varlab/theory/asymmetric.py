@@ -42,6 +42,7 @@ import numpy as np
 import scipy.integrate
 import scipy.special
 
+from .. import _validate
 from .formula import Formula
 from .parameters import declare
 
@@ -57,8 +58,11 @@ SPREAD = declare("spread", "standard deviation s of the phase X = <c, w> of 002'
 PHASE_RATIO = declare("phase_ratio", "<c, D>/|c|^2: the displacement D along the kernel's "
                       "direction c, in units of c (002 kernels)", low=-20.0, high=20.0,
                       grid=(-1.0, 0.0, 0.5))
+#: the Formulas' domain stops at |D_perp| = sigma/4: closer to D = 0 the variance is a difference of
+#: O(1) terms that vanishes like |D|^2 and loses relative accuracy (``estimator_variance`` has no
+#: such limit; its absolute accuracy is ~1e-16 times the squared masses)
 TRANSVERSE = declare("transverse", "|D_perp|/sigma: the part of the displacement orthogonal to "
-                     "c, in units of the bandwidth (002 kernels)", low=0.0, grid=(0.0, 0.5, 2.0))
+                     "c, in units of the bandwidth (002 kernels)", low=0.25, grid=(0.25, 0.5, 2.0))
 
 KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 PARTS = ("real_positive", "real_negative", "imaginary_positive", "imaginary_negative")
@@ -460,10 +464,12 @@ shift_variance, sinh_variance, cosh_variance = (
 
 
 def estimator_variance(kernel, spread, phase_ratio, transverse):
-    """Var of one term of s(D) (Eq. 7, one feature of each part); Var s(D) = this / M."""
-    return {"shift_gaussian": shift_variance, "sinh_gaussian": sinh_variance,
-            "cosh_gaussian": cosh_variance}[_kernel_name(kernel)](
-        spread=spread, phase_ratio=phase_ratio, transverse=transverse)
+    """Var of one term of s(D) (Eq. 7, one feature of each part); Var s(D) = this / M. The
+    numeric form of the ``*_variance`` Formulas, for any transverse >= 0 (absolute accuracy)."""
+    s = SPREAD.validate(spread, "spread")
+    alpha = PHASE_RATIO.validate(phase_ratio, "phase_ratio")
+    tau = _validate.real_array(transverse, "transverse", low=0.0)
+    return _variance_numeric(_kernel_name(kernel))(s, alpha, tau)
 
 
 # --- Prop. 6 --------------------------------------------------------------------------------------

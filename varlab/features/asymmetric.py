@@ -1,0 +1,212 @@
+"""AsK-RFF: random Fourier features for asymmetric kernels (paper 002, Eq. 7-8 and §5.3).
+
+For k(D) = k(x - y) with complex spectral measure mu (see :mod:`varlab.spectral.asymmetric`),
+M frequencies are drawn from each normalised part (omega ~ mu_R+, zeta ~ mu_R-, nu ~ mu_I+;
+002 Alg. 1) and, with phi(w, x) = [cos Wx, sin Wx]/sqrt(M) and psi(w, y) = [-sin Wy, cos Wy]/sqrt(M)
+(Eq. 8),
+
+    s(x - y) = ||R+|| phi(omega,x).phi(omega,y) - ||R-|| phi(zeta,x).phi(zeta,y)
+               - 2 ||I+|| phi(nu,x).psi(nu,y)                                         (Eq. 7)
+
+is an unbiased estimate of k(x - y). An asymmetric kernel needs two embeddings: ``left(X)`` and
+``right(Y)`` (each (n, 6M), real) with left(X) @ right(Y).T = [s(x_i - y_j)]. ``concatenated(X)``
+is §5.3's single map for a linear classifier, with its i dropped (a real classifier cannot use
+it); ``symmetric_features(X)`` the RFF map of the symmetric part (k(D) + k(-D))/2 ("Sym" of
+Table 1). Total masses are the exact ones (``masses="exact"``) or estimated by Eq. (12)
+(``masses="estimated"``: constrained least squares on ``n_subset`` rows of the data passed to fit;
+:func:`estimate_total_masses`).
+
+>>> import numpy as np
+>>> X = np.random.default_rng(0).random((5, 3))
+>>> ask = AsKRFF("shift_gaussian", n_components=20000, sigma=2.0, shift=0.3, random_state=0).fit(X)
+>>> G = ask.left(X) @ ask.right(X).T           # estimates k(x_i - x_j), not symmetric
+>>> G.shape
+(5, 5)
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.optimize
+
+from .. import _random, _validate
+from ..spectral import get_measure
+from ..spectral.asymmetric import kernel_value
+from ._base import NotFittedError, ParamsMixin
+
+__all__ = ["AsKRFF", "estimate_total_masses", "asymmetric_gram"]
+
+_KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
+_USED = ("real_positive", "real_negative", "imaginary_positive")
+
+
+def _trig_features(X, W):
+    """[cos XW^T, sin XW^T] / sqrt(M): the phi of Eq. (8) for every row of X, shape (n, 2M)."""
+    angles = X @ W.T
+    M = W.shape[0]
+    return np.hstack([np.cos(angles), np.sin(angles)]) / math.sqrt(M)
+
+
+def _psi(X, W):
+    """psi of Eq. (8): [-sin XW^T, cos XW^T] / sqrt(M)."""
+    angles = X @ W.T
+    M = W.shape[0]
+    return np.hstack([-np.sin(angles), np.cos(angles)]) / math.sqrt(M)
+
+
+def asymmetric_gram(kernel, X, Y, sigma, vector) -> np.ndarray:
+    """The exact asymmetric Gram K[i, j] = k(x_i - y_j) (002, Eq. 9-11)."""
+    X = np.asarray(X, dtype=float)
+    Y = np.asarray(Y, dtype=float)
+    return kernel_value(kernel, X[:, None, :] - Y[None, :, :], sigma, vector)
+
+
+class AsKRFF(ParamsMixin):
+    """Random Fourier features of an asymmetric 002 kernel (Alg. 1-2).
+
+    Parameters
+    ----------
+    kernel : "shift_gaussian" | "sinh_gaussian" | "cosh_gaussian"
+    n_components : int, M frequencies per part (the maps have 6M columns)
+    sigma : float > 0, bandwidth
+    shift : float or (d,) vector r (shift_gaussian; a float means r = shift * 1)
+    beta : float or (d,) vector beta (sinh/cosh; a float means beta = beta * 1)
+    method : "exact" | "rejection", how frequencies of the parts are drawn
+    masses : "exact" | "estimated" (Eq. 12 on ``n_subset`` rows of the fit data)
+    n_subset : int, N_s of Eq. (12)
+    random_state : seed (None, int, SeedSequence, Generator)
+    """
+
+    def __init__(self, kernel="shift_gaussian", n_components=100, sigma=1.0, shift=None, beta=None,
+                 method="exact", masses="exact", n_subset=50, random_state=None):
+        self.kernel = kernel
+        self.n_components = n_components
+        self.sigma = sigma
+        self.shift = shift
+        self.beta = beta
+        self.method = method
+        self.masses = masses
+        self.n_subset = n_subset
+        self.random_state = random_state
+
+    # -- fit ------------------------------------------------------------------------------------
+    def _vector(self, d):
+        _validate.choice(self.kernel, "kernel", _KERNELS)
+        name = "shift" if self.kernel == "shift_gaussian" else "beta"
+        other = "beta" if name == "shift" else "shift"
+        value = getattr(self, name)
+        if getattr(self, other) is not None:
+            raise ValueError(f"{other} is not a parameter of the {self.kernel} kernel; give {name}")
+        if value is None:
+            raise ValueError(f"{name} is required for the {self.kernel} kernel (a float or a vector of length d)")
+        vector = _validate.real_array(value, name)
+        if vector.ndim == 0:
+            vector = np.full(d, float(vector))
+        if vector.shape != (d,):
+            raise ValueError(f"{name} must be a float or a vector of length d = {d}, got shape {vector.shape}")
+        return name, vector
+
+    def fit(self, X, y=None):
+        """Draw the frequencies for data of X's width (and estimate the masses from X if asked)."""
+        X = _validate.data_matrix(X, "X", allow_sparse=False)
+        d = X.shape[1]
+        M = _validate.positive_int(self.n_components, "n_components")
+        _validate.choice(self.masses, "masses", ("exact", "estimated"))
+        name, vector = self._vector(d)
+        measure = get_measure(self.kernel, sigma=self.sigma, method=self.method, **{name: vector})
+        rng = _random.generator(self.random_state)
+        parts = measure.parts()
+        self.measure_ = measure
+        self.vector_ = vector
+        self.frequencies_ = {part: (np.zeros((M, d)) if parts[part] is None
+                                    else parts[part].rvs(M, d, rng)) for part in _USED}
+        exact = measure.total_masses()
+        if self.masses == "exact":
+            self.masses_ = {part: exact[part] for part in _USED}
+        else:
+            n_subset = _validate.positive_int(self.n_subset, "n_subset", minimum=2)
+            rows = rng.choice(X.shape[0], size=min(n_subset, X.shape[0]), replace=False)
+            self.masses_ = estimate_total_masses(self, np.asarray(X[rows], dtype=float))
+        self.n_features_in_ = d
+        return self
+
+    def _check(self, X, name):
+        if not hasattr(self, "frequencies_"):
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit first")
+        X = np.asarray(_validate.data_matrix(X, name, allow_sparse=False), dtype=float)
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"{name} has {X.shape[1]} columns; the map was fitted on {self.n_features_in_}")
+        return X
+
+    # -- blocks ---------------------------------------------------------------------------------
+    def blocks(self, X, name="X"):
+        """{part: phi(w_part, X)} and psi(nu, X): the unscaled Eq. (8) maps, each (n, 2M)."""
+        X = self._check(X, name)
+        W = self.frequencies_
+        return ({part: _trig_features(X, W[part]) for part in _USED}, _psi(X, W["imaginary_positive"]))
+
+    def left(self, X):
+        """(n, 6M): [sqrt R+ phi(omega, x), sqrt R- phi(zeta, x), sqrt(2 I+) phi(nu, x)]."""
+        phi, _ = self.blocks(X)
+        m = self.masses_
+        return np.hstack([math.sqrt(m["real_positive"]) * phi["real_positive"],
+                          math.sqrt(m["real_negative"]) * phi["real_negative"],
+                          math.sqrt(2 * m["imaginary_positive"]) * phi["imaginary_positive"]])
+
+    def right(self, Y):
+        """(n, 6M): [sqrt R+ phi(omega, y), -sqrt R- phi(zeta, y), -sqrt(2 I+) psi(nu, y)], so that
+        left(X) @ right(Y).T = s(x_i - y_j) of Eq. (7)."""
+        phi, psi = self.blocks(Y, "Y")
+        m = self.masses_
+        return np.hstack([math.sqrt(m["real_positive"]) * phi["real_positive"],
+                          -math.sqrt(m["real_negative"]) * phi["real_negative"],
+                          -math.sqrt(2 * m["imaginary_positive"]) * psi])
+
+    def gram(self, X, Y=None):
+        """left(X) @ right(Y).T, the estimate of K[i, j] = k(x_i - y_j) (Y = X if omitted)."""
+        return self.left(X) @ self.right(X if Y is None else Y).T
+
+    def concatenated(self, X):
+        """§5.3's map [sqrt R+ phi(omega), (i) sqrt R- phi(zeta), sqrt(2 I+) phi(nu), sqrt(2 I+)
+        psi(nu)] with the i dropped: (n, 8M) real features for a linear classifier. Note that
+        any single map's inner products are symmetric, so this map does not represent k."""
+        phi, psi = self.blocks(X)
+        m = self.masses_
+        return np.hstack([math.sqrt(m["real_positive"]) * phi["real_positive"],
+                          math.sqrt(m["real_negative"]) * phi["real_negative"],
+                          math.sqrt(2 * m["imaginary_positive"]) * phi["imaginary_positive"],
+                          math.sqrt(2 * m["imaginary_positive"]) * psi])
+
+    def symmetric_features(self, X):
+        """The "Sym" map of Table 1: RFF of the symmetric part (k(D) + k(-D))/2 = R+ E cos -
+        R- E cos, as [sqrt R+ phi(omega), sqrt R- phi(zeta)] (the minus sign goes to the right
+        map for a Gram; a linear classifier uses the features as they are)."""
+        phi, _ = self.blocks(X)
+        m = self.masses_
+        return np.hstack([math.sqrt(m["real_positive"]) * phi["real_positive"],
+                          math.sqrt(m["real_negative"]) * phi["real_negative"]])
+
+
+def estimate_total_masses(features: AsKRFF, X_subset, *, printed_sign: bool = False) -> dict:
+    """Eq. (12): min_{xi} ||K - xi1 A1 + xi2 A2 + 2 xi3 A3||_F^2 s.t. xi1 - xi2 = k(0), xi >= 0,
+    with A1 = phi(omega)phi(omega)^T, A2 = phi(zeta)phi(zeta)^T, A3 = phi(nu)psi(nu)^T on the
+    subset and K[i, j] = k(x_i - x_j); solved by ``scipy.optimize.lsq_linear`` in (xi2, xi3)
+    after eliminating xi1 = k(0) + xi2. ``printed_sign=True`` uses the sign of the A3 term as
+    printed in 002 (-2 xi3 A3, the opposite of Eq. 7) to show its effect. Returns the masses by
+    part name (xi3 is ||I+||)."""
+    X_subset = np.asarray(X_subset, dtype=float)
+    kernel, sigma, vector = features.kernel, features.sigma, features.vector_
+    K = asymmetric_gram(kernel, X_subset, X_subset, sigma, vector)
+    k0 = float(kernel_value(kernel, np.zeros(X_subset.shape[1]), sigma, vector))
+    W = features.frequencies_
+    phi = {part: _trig_features(X_subset, W[part]) for part in _USED}
+    A1 = phi["real_positive"] @ phi["real_positive"].T
+    A2 = phi["real_negative"] @ phi["real_negative"].T
+    A3 = phi["imaginary_positive"] @ _psi(X_subset, W["imaginary_positive"]).T
+    sign = -1.0 if printed_sign else 1.0
+    # residual = (K - k0 A1) - xi2 (A1 - A2) + sign 2 xi3 A3
+    design = np.column_stack([(A1 - A2).ravel(), (-sign * 2.0 * A3).ravel()])
+    result = scipy.optimize.lsq_linear(design, (K - k0 * A1).ravel(), bounds=(0.0, np.inf))
+    xi2, xi3 = (float(v) for v in result.x)
+    return {"real_positive": k0 + xi2, "real_negative": xi2, "imaginary_positive": xi3}
