@@ -42,7 +42,7 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 import sympy
-from scipy import stats
+from scipy import special, stats
 
 from .formula import Formula, _check_dps
 from .nrff import asymptotic_variance as _nrff_asymptotic_variance
@@ -345,11 +345,9 @@ def _log_pmf(j, k, g, gc):
 
 
 def _logsumexp_rows(x):
-    top = np.max(x, axis=1)
-    safe = np.where(np.isfinite(top), top, 0.0)
-    with np.errstate(divide="ignore", under="ignore"):
-        total = np.log(np.sum(np.exp(x - safe[:, None]), axis=1))
-    return np.where(np.isfinite(top), safe + total, -np.inf)
+    """log sum exp along rows (scipy.special.logsumexp; -inf for an all -inf row)."""
+    with np.errstate(divide="ignore", under="ignore", invalid="ignore"):
+        return special.logsumexp(x, axis=1)
 
 
 def _weights(k, g, gc):
