@@ -23,8 +23,8 @@ subclasses implement ``_pdf``/``_rvs``. A class registers itself by being define
 0.6065306597126334
 >>> g.rvs(3, 2, random_state=0).shape
 (3, 2)
->>> sorted(spectral.measures(kind="probability"))
-['gaussian']
+>>> "gaussian" in spectral.measures(kind="probability")
+True
 >>> s = spectral.as_signed(g)
 >>> s.total_masses()
 {'positive': 1.0, 'negative': 0.0}
