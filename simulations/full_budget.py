@@ -1,53 +1,40 @@
 """Figures and paper checks at the papers' full budget (10^5 repetitions per simulated point).
 
     python simulations/full_budget.py [--out simulations/full] [--n-jobs 1] [--paper 000 ...]
+                                      [--scheduler ADDRESS] [--checkpoint DIR]
 
-Writes the figures (PNG + PDF) and the per-paper reports under ``--out``; the quick-budget
-versions that ``make reproduce`` regenerates stay in figures/ and paper_checks/reports/. Papers,
-claims and figures are discovered (``varlab.claims.papers()``, ``varlab.plotting.figures()``);
-claims run first, so the figures that show a claim's numbers reuse its cached simulation.
+Runs ``varlab check`` and ``varlab figures`` at ``--budget full`` into ``--out`` (reports/ and
+figures/, each with a manifest that ``varlab verify`` re-checks); the quick-budget versions that
+``make reproduce`` regenerates stay in figures/ and paper_checks/reports/. Resumable: every
+finished simulation block and every finished claim is stored under ``--checkpoint`` (default
+``.varlab-checkpoints``), so a killed run restarts where it stopped and gives the same output.
 Expect about 15-20 minutes for 000 and 001 on this project's 2-core machine.
 """
 from __future__ import annotations
 
 import argparse
 import sys
-import time
-from dataclasses import replace
-from pathlib import Path
 
-from varlab import claims, plotting
+from varlab import cli, plotting
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default="simulations/full")
-    parser.add_argument("--n-jobs", type=int, default=1)
-    parser.add_argument("--paper", action="append", help="a paper to run (default: all)")
+    parser.add_argument("--n-jobs", default="1")
+    parser.add_argument("--paper", nargs="+", help="papers to run (default: all)")
+    parser.add_argument("--scheduler")
+    parser.add_argument("--checkpoint", default=".varlab-checkpoints")
     args = parser.parse_args(argv)
-    budget = replace(claims.BUDGETS["full"], n_jobs=args.n_jobs)
-    out = Path(args.out)
-    start = time.perf_counter()
-    for paper in args.paper or claims.papers():
-        verdicts = []
-        for item in claims.claims(paper):
-            began = time.perf_counter()
-            verdicts.append(item.run(budget))
-            print(f"[{paper}] {item.id}: {verdicts[-1].verdict} ({time.perf_counter() - began:.0f} s)",
-                  file=sys.stderr)
-        claims.write_report(verdicts, out / "reports" / paper, budget=budget,
-                            title=f"Paper {paper}: {claims.paper_title(paper)} - claims checked by "
-                                  "varlab (full budget)")
-        (out / "figures").mkdir(parents=True, exist_ok=True)
-        for item in plotting.figures(paper):
-            fig = item.build(budget)
-            for suffix in ("png", "pdf"):
-                fig.savefig(out / "figures" / f"{item.id}.{suffix}", dpi=150,
-                            metadata={"CreationDate": None} if suffix == "pdf" else None)
-            plotting.plt.close(fig)
-            print(f"[{paper}] figure {item.id} ({item.source})", file=sys.stderr)
-    print(f"full budget: done in {time.perf_counter() - start:.0f} s -> {out}", file=sys.stderr)
-    return 0
+    common = ["--budget", "full", "--n-jobs", args.n_jobs, "--checkpoint", args.checkpoint]
+    common += ["--scheduler", args.scheduler] if args.scheduler else []
+    check = ["check", "--out", f"{args.out}/reports", *common]
+    check += ["--paper", *args.paper] if args.paper else []
+    status = cli.main(check)
+    if status:
+        return status
+    figures = [f.id for paper in (args.paper or [None]) for f in plotting.figures(paper)]
+    return cli.main(["figures", "--out", f"{args.out}/figures", "--only", *figures, *common])
 
 
 if __name__ == "__main__":

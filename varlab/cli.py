@@ -343,6 +343,7 @@ def _parser():
     figures.add_argument("--only", nargs="+", metavar="ID")
     figures.add_argument("--budget", default="quick", choices=budgets)
     figures.add_argument("--out")
+    _add_parallel_arguments(figures)
 
     check = commands.add_parser("check", help="check the papers' claims into reports")
     check.add_argument("--paper", nargs="+")
@@ -405,7 +406,8 @@ def main(argv=None) -> int:
         if args.command == "list":
             run_list(args.what)
         elif args.command == "figures":
-            run_figures(args.only, args.budget, args.out)
+            with _engine_settings(args):
+                run_figures(args.only, args.budget, args.out)
         elif args.command == "check":
             with _engine_settings(args):
                 _summary(run_checks(args.paper, args.budget, args.out, args.checkpoint))
