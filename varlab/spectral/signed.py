@@ -120,7 +120,10 @@ class GaussianMixture(RadialMeasure, name="gaussian_mixture"):
         self.weights, self.bandwidths = c, b
 
     def _norm_law(self, d):
-        return _MixtureLaw(self.weights, self.bandwidths, d)
+        cache = self.__dict__.setdefault("_laws", {})
+        if d not in cache:
+            cache[d] = _MixtureLaw(self.weights, self.bandwidths, d)
+        return cache[d]
 
     def _rvs(self, n, d, rng):
         w = rng.standard_normal((n, d))

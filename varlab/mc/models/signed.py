@@ -27,15 +27,45 @@ class _Signed(Model):
     orthogonality = "iid"
     unbiased = True
 
-    def __init__(self, weights=(1.0, -1.0), bandwidths=(1.0, 10.0)):
+    def __init__(self, weights=(1.0, -1.0), bandwidths=(1.0, 10.0), through_sampler=False):
         self.weights = tuple(float(a) for a in weights)
         self.bandwidths = tuple(float(b) for b in bandwidths)
+        self.through_sampler = bool(through_sampler)
         self._measure = DeltaGaussian(self.weights, self.bandwidths)
+
+    def _fast(self, rng, n, rows, d):
+        """(n, rows) projections <w_i, u>, <v_i, u> in the sampler's law at O(1) per row: a block's
+        rows projected on u are Q u, a uniform unit vector g/|g| (split half/half for "mutual");
+        i.i.d. rows project to R theta_1, theta_1 = +-sqrt(Beta(1/2, (d-1)/2))."""
+        parts = self._measure.parts()
+        out = []
+        if self.orthogonality == "mutual" and d >= 2:
+            h = d // 2
+            g = rng.standard_normal((n * rows // h, d))
+            g /= np.linalg.norm(g, axis=1, keepdims=True)
+            directions = [g[:, :h].reshape(n, rows), g[:, h:2 * h].reshape(n, rows)]
+        else:
+            directions = []
+            for _ in range(2):
+                if self.orthogonality == "iid" or d < 2:
+                    theta = np.sqrt(rng.beta(0.5, 0.5 * (d - 1), size=(n, rows))) if d > 1 else np.ones((n, rows))
+                    theta *= np.where(rng.random((n, rows)) < 0.5, -1.0, 1.0)
+                    directions.append(theta)
+                else:
+                    g = rng.standard_normal((n * rows // d, d))
+                    g /= np.linalg.norm(g, axis=1, keepdims=True)
+                    directions.append(g.reshape(n, rows))
+        for part, theta in zip((parts["positive"], parts["negative"]), directions):
+            radius = part.norm_law(d).rvs(size=(n, rows), random_state=rng)
+            out.append(theta * radius)
+        return out
 
     def target(self, dimension, distance):
         return self._measure.kernel_of_distance(np.asarray(distance, dtype=np.float64)) + 0.0 * np.asarray(dimension)
 
     def samples_per_block(self, *, dimension, distance):
+        if not self.through_sampler:
+            return BLOCK_ELEMENTS
         return max(16, BLOCK_ELEMENTS // (2 * int(dimension)))
 
     def _rows(self, k, d):
@@ -47,10 +77,14 @@ class _Signed(Model):
     def sample(self, rng, n, k, out, workspace, *, dimension, distance):
         d = int(dimension)
         rows = self._rows(k, d)
+        P, N = self._measure.total_masses()["positive"], self._measure.total_masses()["negative"]
+        if not self.through_sampler:
+            a, b = self._fast(rng, n, rows, d)
+            out[0] = P * np.cos(distance * a[:, :k]) - N * np.cos(distance * b[:, :k])
+            return
         W, V = signed_frequencies(self._measure, n * rows, d, sampler=self.sampler,
                                   orthogonality="separate" if self.orthogonality == "iid" else self.orthogonality,
                                   rng=rng)
-        P, N = self._measure.total_masses()["positive"], self._measure.total_masses()["negative"]
         scale = distance / math.sqrt(d)
         a = np.cos(W.reshape(n, rows, d)[:, :k].sum(axis=-1) * scale)
         out[0] = P * a
