@@ -7,3 +7,4 @@ from .cws import GCWS, bbit_code, gmm_estimate
 from .signed import GRFF
 from .asymmetric import AsKRFF
 from .samplers import IID, Sampler, available_samplers, get_sampler
+from .chunked import hash_chunks, transform_chunks

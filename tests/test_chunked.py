@@ -1,0 +1,174 @@
+"""Out-of-core hashing and features (varlab.features.chunked): block by block, on a dask cluster
+of worker processes, gives the in-memory bits, with a worker's memory bounded by the chunk."""
+from __future__ import annotations
+
+import os
+import sys
+import tracemalloc
+import uuid
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from varlab.features import GCWS, RFF
+from varlab.features._base import NotFittedError
+from varlab.features.chunked import hash_chunks, transform_chunks
+
+D, NNZ, K = 10 ** 6, 100, 128          # the issue's shape (D, nonzeros per row), smaller k and n
+CHUNK, N_CHUNKS = 100, 12
+
+
+def _block(seed: int, rows: int, width: int = D, nnz: int = NNZ) -> sp.csr_matrix:
+    """A CSR block of ``rows`` rows with ``nnz`` distinct nonzero columns each (seeded)."""
+    rng = np.random.default_rng(seed)
+    columns = np.sort(rng.choice(width, size=(rows, nnz), replace=True), axis=1)
+    matrix = sp.csr_matrix((rng.standard_exponential(rows * nnz) * rng.choice([-1, 1], rows * nnz),
+                            columns.ravel(), np.arange(0, rows * nnz + 1, nnz)), shape=(rows, width))
+    matrix.sum_duplicates()
+    return matrix
+
+
+class TracedGCWS(GCWS):
+    """GCWS whose ``hash`` records its traced peak memory (bytes) in a file of ``peak_dir``."""
+
+    peak_dir = None
+
+    def hash(self, X):
+        tracemalloc.start()
+        try:
+            result = super().hash(X)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        with open(os.path.join(self.peak_dir, f"{uuid.uuid4().hex}.peak"), "w") as handle:
+            handle.write(f"{X.shape[0]} {X.data.nbytes + X.indices.nbytes + X.indptr.nbytes} {peak}\n")
+        return result
+
+
+def _whole_matrix():
+    return sp.vstack([_block(seed, CHUNK) for seed in range(N_CHUNKS)], format="csr")
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    import cloudpickle
+
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])   # workers need not import tests/
+    cluster = distributed.LocalCluster(n_workers=3, threads_per_worker=1, processes=True,
+                                       dashboard_address=None, silence_logs=50)
+    with distributed.Client(cluster) as dask_client:
+        yield dask_client
+    cluster.close()
+
+
+def test_sparse_hashing_on_a_cluster_is_the_in_memory_hash_with_memory_bounded_by_the_chunk(client, tmp_path):
+    import dask
+    import dask.array as da
+
+    gcws = TracedGCWS(K, random_state=2024).fit()
+    gcws.peak_dir = str(tmp_path)
+    # the blocks are generated on the workers: the whole matrix never exists there
+    X = da.concatenate([da.from_delayed(dask.delayed(_block)(seed, CHUNK), shape=(CHUNK, D),
+                                        dtype=np.float64, meta=sp.csr_matrix((0, 0)))
+                        for seed in range(N_CHUNKS)])
+    i_lazy, t_lazy = hash_chunks(gcws, X)
+    i_star, t_star = client.compute([i_lazy, t_lazy], sync=True)
+
+    whole = _whole_matrix()
+    tracemalloc.start()
+    reference = GCWS(K, random_state=2024).hash(whole)
+    whole_peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    np.testing.assert_array_equal(i_star, reference[0])
+    np.testing.assert_array_equal(t_star, reference[1])
+
+    records = [tuple(map(int, path.read_text().split())) for path in tmp_path.glob("*.peak")]
+    assert len(records) >= N_CHUNKS and {rows for rows, _, _ in records} == {CHUNK}
+    for rows, input_bytes, peak in records:
+        output_bytes = 2 * 8 * rows * K
+        # GCWS's fixed tiles (a few MiB) plus a few copies of the chunk's input and output
+        assert peak <= 6 * 2 ** 20 + 4 * (input_bytes + output_bytes), (rows, input_bytes, peak)
+    assert max(peak for _, _, peak in records) < whole_peak / 2
+
+
+def test_dense_rff_on_a_cluster(client):
+    import dask.array as da
+
+    X = np.random.default_rng(5).standard_normal((600, 24))
+    rff = RFF(64, gamma=0.5, random_state=1).fit(X)
+    Z = client.compute(transform_chunks(rff, da.from_array(X, chunks=(70, 10))), sync=True)
+    np.testing.assert_allclose(Z, rff.transform(X), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("form", ["csr", "csc", "coo", "dense", "float32"])
+def test_blocks_equal_the_in_memory_call(form):
+    X = _block(7, 60, width=500, nnz=20)
+    X = {"csr": X, "csc": X.tocsc(), "coo": X.tocoo(), "dense": X.toarray(),
+         "float32": X.toarray().astype(np.float32)}[form]
+    gcws = GCWS(32, b=4, random_state=3)
+    rows = sp.csr_matrix(X) if sp.issparse(X) else X
+    reference = gcws.hash(X)
+    for chunk_rows in (1, 7, 60, 1000):
+        i_star, t_star = hash_chunks(gcws, X if not sp.issparse(X) else sp.csr_matrix(X), chunk_rows=chunk_rows)
+        np.testing.assert_array_equal(i_star, reference[0])
+        np.testing.assert_array_equal(t_star, reference[1])
+    pairs = list(hash_chunks(gcws, (rows[s:s + 13] for s in range(0, 60, 13))))
+    np.testing.assert_array_equal(np.concatenate([p[0] for p in pairs]), reference[0])
+    np.testing.assert_array_equal(np.concatenate([p[1] for p in pairs]), reference[1])
+    assert (transform_chunks(gcws, rows, chunk_rows=9) != gcws.transform(X)).nnz == 0
+    rff = RFF(16, random_state=0).fit(X)
+    np.testing.assert_allclose(transform_chunks(rff, rows, chunk_rows=11), rff.transform(X), rtol=1e-5)
+    np.testing.assert_allclose(transform_chunks(rff, rows, method="components", chunk_rows=11),
+                               rff.components(X), rtol=1e-5)
+
+
+def test_dask_array_of_sparse_chunks_in_process():
+    da = pytest.importorskip("dask.array")
+    X = _block(3, 90, width=2000, nnz=15)
+    gcws = GCWS(16, random_state=9)
+    lazy = da.from_array(X, chunks=(25, 700), asarray=False)    # column chunks are joined
+    i_star, t_star = hash_chunks(gcws, lazy)
+    reference = gcws.hash(X)
+    np.testing.assert_array_equal(i_star.compute(scheduler="sync"), reference[0])
+    np.testing.assert_array_equal(t_star.compute(scheduler="sync"), reference[1])
+    assert (transform_chunks(gcws, lazy, chunk_rows=40).compute(scheduler="sync") != gcws.transform(X)).nnz == 0
+
+
+def test_unfitted_estimators_are_fitted_without_the_data():
+    X = np.random.default_rng(0).standard_normal((20, 5))
+    rff = RFF(8, random_state=4)
+    Z = transform_chunks(rff, iter([X[:10], X[10:]]))
+    np.testing.assert_allclose(np.concatenate(list(Z)), RFF(8, random_state=4).fit(X).transform(X), rtol=1e-12)
+    gcws = GCWS(8, random_state=4)
+    next(hash_chunks(gcws, [X]))
+    assert gcws.key_ == GCWS(8, random_state=4).fit().key_
+
+
+def test_bad_arguments_name_the_parameter():
+    X = np.ones((4, 3))
+    with pytest.raises(TypeError, match="chunk_rows"):
+        transform_chunks(GCWS(4), X, chunk_rows=2.0)
+    with pytest.raises(ValueError, match="chunk_rows"):
+        transform_chunks(GCWS(4), X, chunk_rows=0)
+    with pytest.raises(ValueError, match="method"):
+        transform_chunks(GCWS(4), X, method="fit")
+    with pytest.raises(TypeError, match="estimator"):
+        transform_chunks(object(), X)
+    with pytest.raises(TypeError, match="gcws"):
+        hash_chunks(RFF(4), X)
+    with pytest.raises(TypeError, match="X"):
+        transform_chunks(GCWS(4), 3.0)
+    with pytest.raises(ValueError, match="X"):
+        transform_chunks(GCWS(4), np.ones(3))
+    with pytest.raises(ValueError, match="X block 1"):
+        list(transform_chunks(GCWS(4), [X, np.ones((2, 4))]))
+    with pytest.raises(ValueError, match="X"):
+        list(transform_chunks(GCWS(4), [np.array([[np.nan, 1.0]])]))
+    class Unfitted:
+        def transform(self, X):
+            return X
+
+    with pytest.raises(NotFittedError, match="not fitted"):
+        list(transform_chunks(Unfitted(), [X]))
