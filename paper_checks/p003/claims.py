@@ -1,0 +1,405 @@
+"""Claims of paper 003 (moment matching, control variates, QMC and antithetic features).
+
+All simulations use the models of ``varlab.mc.models.moment_matching`` over (dimension d,
+scaled_distance s = |c| / sigma); m is the engine's k. Expensive models (moment matching in high
+d, Sobol) run at a fraction of the budget (``fraction``), stated in each summary.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from varlab.claims import Budget, Z_MAX, claim, simulate_for
+from varlab.theory import moment_matching as theory
+
+S_GRID = (0.5, 1.0, 2.0)
+
+
+def fraction(run, divisor: int) -> Budget:
+    """The run's budget with n_repetitions // divisor (at least 50)."""
+    b = run.budget
+    return Budget(f"{b.name}/{divisor}", max(50, b.n_repetitions // divisor), b.random_state, b.n_jobs)
+
+
+def sim(run, model, *, share=1, label="", **arguments):
+    """``simulate_for`` of this claim at ``fraction(run, share)``."""
+    budget = run.budget if share == 1 else fraction(run, share)
+    return simulate_for(run.claim.id, budget, model, label=label, **arguments)
+
+
+def _points(result, k):
+    return [dict(d=int(d), s=float(s), m=int(m)) for d, s in zip(result.grid["dimension"],
+                                                                  result.grid["scaled_distance"])
+            for m in k]
+
+
+# --- Theorem 1: the optimal coefficients ----------------------------------------------------------
+
+BETA_OFFSETS = (-1.0, -0.5, 0.0, 0.5, 1.0)
+
+
+def beta_scan(run, which: str, s_values=S_GRID):
+    """(estimated minimiser, its SE) of V_CV(beta) for each s: per-sample variance simulated at
+    beta* + offsets (independent seeds), weighted least-squares quadratic a + b x + c x^2 in
+    x = beta - beta*, minimiser -b / (2c), SE by the delta method."""
+    s = np.asarray(s_values)
+    star = theory.beta_optimal(scaled_distance=s)
+    V, SE = [], []
+    for offset in BETA_OFFSETS:
+        row_v, row_se = [], []
+        for j, sj in enumerate(s):
+            beta = float(star[j] + offset)
+            options = {which: beta, ("beta2" if which == "beta1" else "beta1"): "optimal"}
+            r = sim(run, "mm_cv2", label=f"{which}{offset:+.1f}-s{sj}", k=[1], dimension=1,
+                    scaled_distance=sj, **options)
+            row_v.append(r.variance[0, 0])
+            row_se.append(r.se_variance[0, 0])
+        V.append(row_v)
+        SE.append(row_se)
+    V, SE = np.array(V), np.array(SE)
+    x = np.array(BETA_OFFSETS)
+    design = np.stack([np.ones_like(x), x, x * x], axis=1)
+    minimiser, minimiser_se = [], []
+    for j in range(s.size):
+        w = 1.0 / SE[:, j] ** 2
+        cov = np.linalg.inv(design.T @ (design * w[:, None]))
+        a, b, c = cov @ (design.T @ (w * V[:, j]))
+        gradient = np.array([0.0, -1.0 / (2 * c), b / (2 * c * c)])
+        minimiser.append(star[j] - b / (2 * c))
+        minimiser_se.append(float(np.sqrt(gradient @ cov @ gradient)))
+    return star, np.array(minimiser), np.array(minimiser_se)
+
+
+@claim("003.thm1", source="003, Thm 1",
+       statement="The coefficients minimising V_CV of Eq. (10) are beta1* = beta2* = "
+                 "exp(-c' Sigma c / 2).")
+def theorem1(run):
+    stars, estimates, ses, params = [], [], [], []
+    for which in ("beta1", "beta2"):
+        star, estimate, se = beta_scan(run, which)
+        stars += list(star)
+        estimates += list(estimate)
+        ses += list(se)
+        params += [dict(coefficient=which, s=s) for s in S_GRID]
+    return run.agreement(theory=stars, estimate=estimates, standard_error=ses, parameters=params,
+                         quantity="minimiser of the simulated V_CV(beta) (quadratic fit over "
+                                  f"beta* + {BETA_OFFSETS}, other coefficient optimal, m = 1)")
+
+
+# --- Corollary 1 and the cosine analogues ----------------------------------------------------------
+
+COR1_S = (0.25, 0.5, 1.0, 2.0, 3.0)
+COR1_K = [1, 10, 100]
+
+
+def _variance_agreement(run, model, formula, quantity, **options):
+    s = np.asarray(COR1_S)
+    r = sim(run, model, k=COR1_K, dimension=1, scaled_distance=s, **options)
+    theory_values = formula(scaled_distance=s[:, None], m=np.asarray(COR1_K)[None, :])
+    return run.agreement(theory=theory_values, estimate=r.variance, standard_error=r.se_variance,
+                         parameters=_points(r, COR1_K), quantity=quantity)
+
+
+@claim("003.cor1.vmc", source="003, Cor. 1 (V_MC)",
+       statement="V_MC = Var(E_MC) = (1 - exp(-c' Sigma c)) / m for complex features.")
+def cor1_vmc(run):
+    return _variance_agreement(run, "mm_mc", theory.mc_variance, "E|E_MC - E E_MC|^2")
+
+
+@claim("003.cor1.eq12", source="003, Cor. 1, Eq. (12)",
+       statement="V_CV* = V_MC (1 - rho1^2 - rho2^2 / 2) for the control-variate estimator with "
+                 "the optimal coefficients.")
+def cor1_eq12(run):
+    return _variance_agreement(run, "mm_cv2", theory.cv_optimal_variance, "variance of E_CV*")
+
+
+@claim("003.cor1.rho", source="003, Cor. 1 (the names rho1^2, rho2^2)",
+       statement="rho1^2 and rho2^2 of Cor. 1 are the squared correlations of exp(-i c'w) with "
+                 "the first and the second control of Eq. (10).")
+def cor1_rho(run):
+    """Exact (sympy): |corr(f, g1)|^2 = rho1^2 but |corr(f, g2)|^2 = rho2^2 / 2."""
+    import sympy
+
+    from varlab.theory import moment_matching_derivation as derivation
+
+    corr1, corr2 = derivation.squared_correlations()
+    rho1, rho2 = derivation.paper_rho_squared()
+    first = sympy.simplify(corr1 - rho1) == 0
+    second = sympy.simplify(corr2 - rho2) == 0
+    half = sympy.simplify(corr2 - rho2 / 2) == 0
+    y = derivation.y
+    details = [dict(s=s, rho1_sq=float(rho1.subs(y, s * s)), corr1_sq=float(corr1.subs(y, s * s)),
+                    rho2_sq=float(rho2.subs(y, s * s)), corr2_sq=float(corr2.subs(y, s * s)))
+               for s in S_GRID]
+    summary = (f"sympy: corr1^2 - rho1^2 = 0: {first}; corr2^2 - rho2^2 = 0: {second}; "
+               f"corr2^2 = rho2^2 / 2: {half}. The paper's rho2^2 is twice the squared correlation "
+               f"with the second control (Var g2 = y^2/2); Eq. (12), which uses rho2^2 / 2, is "
+               f"right (claim 003.cor1.eq12).")
+    return run.verdict(first and second, summary, theory=float(rho2.subs(y, 1)),
+                       estimate=float(corr2.subs(y, 1)), details=details)
+
+
+@claim("varlab.003.cosine", source=theory.cv_cosine_optimal_variance.source, derived_by_varlab=True,
+       statement="With real cosine features (the real part), V_MC = (1 - e^{-y})^2 / (2m) and the "
+                 "optimal control-variate variance is ((1 - e^{-y})^2 - y^2 e^{-y}) / (2m), "
+                 "y = s^2 (beta1* = 0, beta2* = e^{-y/2}).")
+def cosine_analogues(run):
+    mc = _variance_agreement(run, "mm_mc", theory.mc_cosine_variance, "Var of Re E_MC",
+                             features="cosine")
+    cv = _variance_agreement(run, "mm_cv2", theory.cv_cosine_optimal_variance, "Var of Re E_CV*",
+                             features="cosine")
+    holds = mc.verdict == cv.verdict == "confirmed"
+    worst = max((mc, cv), key=lambda v: abs(v.estimate - v.theory) / v.standard_error)
+    return run.verdict(holds, f"MC: {mc.summary}. CV*: {cv.summary}", theory=worst.theory,
+                       estimate=worst.estimate, standard_error=worst.standard_error,
+                       details=mc.details + cv.details)
+
+
+@claim("varlab.003.antithetic", source=theory.antithetic_variance.source, derived_by_varlab=True,
+       statement="Antithetic pairs give variance (1 - e^{-y})^2 / m: below V_MC for complex "
+                 "features, but twice V_MC for real cosine features.")
+def antithetic(run):
+    s = np.asarray(COR1_S)
+    k = [2, 10, 100]
+    r = sim(run, "mm_antithetic", k=k, dimension=1, scaled_distance=s)
+    th = theory.antithetic_variance(scaled_distance=s[:, None], m=np.asarray(k)[None, :])
+    ratio = th / theory.mc_cosine_variance(scaled_distance=s[:, None], m=np.asarray(k)[None, :])
+    return run.agreement(theory=th, estimate=r.variance, standard_error=r.se_variance,
+                         parameters=_points(r, k), quantity="variance of the antithetic estimator",
+                         also_holds=bool(np.allclose(ratio, 2.0)),
+                         extra_summary="anti / MC-cosine variance = 2 exactly")
+
+
+# --- Moment matching: varlab's exact finite-m law ----------------------------------------------------
+
+#: m = 2 is left out: t_2 = -t_1 with |t_1| fixed, so E_MM is a constant (variance 0, no SE)
+LAW_CASES = ((1, [3, 4, 16]), (5, [6, 16, 64]), (50, [51, 128]))
+LAW_OPTIONS = tuple((root, divisor) for root in ("cholesky", "symmetric") for divisor in ("m-1", "m"))
+
+
+def mm_simulation(run, d, k, s, *, divisor_budget=1, label="", **options):
+    return sim(run, "mm_moment_matching", share=divisor_budget, label=label, k=k, dimension=d,
+               scaled_distance=np.asarray(s, dtype=float), **options)
+
+
+@claim("varlab.003.mm_law", source=theory.mm_mean_divisor_m_minus_1.source, derived_by_varlab=True,
+       statement="For m >= d + 1 the mean and variance of E_MM are varlab's 0F1 closed forms, for "
+                 "both square roots and both divisors, independent of d.")
+def mm_law(run):
+    theory_values, estimates, ses, params = [], [], [], []
+    for root, divisor in LAW_OPTIONS:
+        for d, k in LAW_CASES:
+            r = mm_simulation(run, d, k, S_GRID, divisor_budget=4 if d >= 50 else 2,
+                              label=f"{root}-{divisor}", root=root, divisor=divisor)
+            exact = theory.mm_moments(np.asarray(S_GRID)[:, None], np.asarray(k)[None, :], divisor)
+            for name, est, se in (("mean", r.mean, r.se_mean), ("variance", r.variance, r.se_variance)):
+                theory_values.append(np.ravel(exact[name]))
+                estimates.append(np.ravel(est))
+                ses.append(np.ravel(se))
+                params += [dict(p, root=root, divisor=divisor, quantity=name) for p in _points(r, k)]
+    return run.agreement(theory=np.concatenate(theory_values), estimate=np.concatenate(estimates),
+                         standard_error=np.concatenate(ses), parameters=params,
+                         quantity="mean and variance of E_MM (complex features)")
+
+
+@claim("003.mm_unbiased", source="003, Eq. (8) and Thm 2, Eq. (13)",
+       statement="E_MM = E_MC plus centred terms (+ o_p(m^{-1/2})): E_MM is an unbiased estimator "
+                 "of k at finite m.")
+def mm_unbiased(run):
+    k = [3, 4, 8, 16, 64]             # m = 2: E_MM is a constant, its bias exact (no SE)
+    s = np.array([1.0, 2.0])
+    rows, zs, z_theory = [], [], []
+    for divisor in ("m-1", "m"):
+        r = mm_simulation(run, 1, k, s, label=divisor, divisor=divisor)
+        exact = theory.mm_moments(s[:, None], np.asarray(k)[None, :], divisor)
+        z = r.bias / r.se_mean
+        zs.append(np.ravel(z))
+        z_theory.append(np.ravel((r.bias - exact["bias"]) / r.se_mean))
+        for (p, b, se, eb) in zip(_points(r, k), np.ravel(r.bias), np.ravel(r.se_mean),
+                                  np.ravel(exact["bias"])):
+            rows.append(dict(p, divisor=divisor, bias=b, se=se, exact_bias=eb,
+                             m_times_bias_over_k=p["m"] * eb / np.exp(-p["s"] ** 2 / 2)))
+    zs, z_theory = np.concatenate(zs), np.concatenate(z_theory)
+    worst = int(np.argmax(np.abs(zs)))
+    summary = (f"d = 1 (the law is the same for every d <= m - 1); max |bias|/SE = "
+               f"{abs(zs[worst]):.1f} at {rows[worst]}; the simulated bias agrees with varlab's "
+               f"exact bias (max |z| = {np.max(np.abs(z_theory)):.2f}). Bias order 1/m: "
+               f"m bias / k -> -s^4/4 (divisor m) and s^2/2 - s^4/4 (divisor m-1).")
+    return run.verdict(bool(np.all(np.abs(zs) <= Z_MAX)), summary, theory=0.0,
+                       estimate=rows[worst]["bias"], standard_error=rows[worst]["se"], details=rows)
+
+
+# --- Corollary 2 / Eq. (15) ---------------------------------------------------------------------------
+
+COR2_CASES = ((5, [8, 32, 128, 512], S_GRID, 1), (50, [64, 256, 1024], S_GRID, 8),
+              (500, [512, 1024], (1.0,), 200))
+
+
+def within_five_percent(s: float, divisor="m-1") -> int:
+    """The smallest m (power-of-two search then bisection) from which |V_MM / V_CV* - 1| <= 5%
+    for every larger m on the scanned grid (exact, any d <= m - 1)."""
+    m = np.unique(np.round(np.logspace(np.log10(2), 6, 400)).astype(int))
+    ratio = theory.mm_moments(s, m, divisor)["variance"] / theory.cv_optimal_variance(scaled_distance=s, m=m)
+    bad = np.flatnonzero(np.abs(ratio - 1) > 0.05)
+    return int(m[bad[-1] + 1]) if bad.size else int(m[0])
+
+
+@claim("003.cor2.eq15", source="003, Cor. 2, Eq. (15)",
+       statement="V_MM = V_CV* + o(1/m), i.e. V_MM / V_CV* -> 1, in any dimension d.")
+def cor2(run):
+    rows, th, est, se = [], [], [], []
+    for d, k, s_values, budget_divisor in COR2_CASES:
+        r = mm_simulation(run, d, k, s_values, divisor_budget=budget_divisor, label=f"d{d}")
+        s = np.asarray(s_values)[:, None]
+        kk = np.asarray(k)[None, :]
+        cv = theory.cv_optimal_variance(scaled_distance=s, m=kk)
+        exact = theory.mm_moments(s, kk, "m-1")["variance"]
+        th.append(np.ravel(exact / cv))
+        est.append(np.ravel(r.variance / cv))
+        se.append(np.ravel(r.se_variance / cv))
+        rows += [dict(p, repetitions=r.n_repetitions) for p in _points(r, k)]
+    large = np.array([theory.mm_moments(s, 10 ** 6, "m-1")["variance"]
+                      / theory.cv_optimal_variance(scaled_distance=s, m=10 ** 6) for s in S_GRID])
+    thresholds = {s: within_five_percent(s) for s in S_GRID}
+    verdict = run.agreement(
+        theory=np.concatenate(th), estimate=np.concatenate(est), standard_error=np.concatenate(se),
+        parameters=rows, quantity="V_MM / V_CV* (simulated vs varlab's exact law; Cholesky, m-1)",
+        also_holds=bool(np.all(np.abs(large - 1) < 1e-3)),
+        extra_summary=(f"exact ratio at m = 10^6: {np.round(large, 6).tolist()} for s = {S_GRID}; "
+                       f"within 5% of 1 from m = {thresholds} (and m >= d + 1), the same for every d"))
+    return verdict
+
+
+# --- MM against MC: variance and MSE ------------------------------------------------------------------
+
+BEAT_D = (1, 5, 50, 500)
+BEAT_S = np.linspace(0.05, 6.0, 120)
+
+
+def _mse_grid(features, d):
+    """(m values, MSE_MM, MSE_MC) over BEAT_S x m in {d+1, 2(d+1), small m for d = 1}."""
+    m = np.array([2, 3, 4, 8] if d == 1 else [d + 1, 2 * (d + 1)])
+    mm = theory.mm_moments(BEAT_S[:, None], m[None, :], "m-1", features)["mse"]
+    mc = (theory.mc_variance if features == "complex" else theory.mc_cosine_variance)(
+        scaled_distance=BEAT_S[:, None], m=m[None, :])
+    return m, mm, mc
+
+
+def _beats(run, features):
+    worst_ratio, worst_at, rows = 0.0, None, []
+    for d in BEAT_D:
+        m, mm, mc = _mse_grid(features, d)
+        ratio = mm / mc
+        j = np.unravel_index(int(np.argmax(ratio)), ratio.shape)
+        rows.append(dict(d=d, m=int(m[j[1]]), s=float(BEAT_S[j[0]]), max_mse_ratio_mm_over_mc=float(ratio[j])))
+        if ratio[j] > worst_ratio:
+            worst_ratio, worst_at = float(ratio[j]), rows[-1]
+    # simulated check at m = d + 1 (d = 5) for the worst s of d = 1..5
+    r = sim(run, "mm_moment_matching", label=features, k=[6, 12], dimension=5,
+            scaled_distance=np.array([0.5, 1.0, 2.0, 3.0, 4.0]), features=features)
+    mc_sim = (theory.mc_variance if features == "complex" else theory.mc_cosine_variance)(
+        scaled_distance=r.grid["scaled_distance"][:, None], m=np.array([6, 12])[None, :])
+    z = (r.mse - mc_sim) / r.se_mse
+    rows += [dict(p, simulated_mse_mm=a, se=b, mse_mc=c) for p, a, b, c in
+             zip(_points(r, [6, 12]), np.ravel(r.mse), np.ravel(r.se_mse), np.ravel(mc_sim))]
+    return worst_ratio, worst_at, z, rows
+
+
+@claim("003.mm_beats_mc", source="003, Sec. 3 after Cor. 2 and Sec. 5",
+       statement="E_MM has lower variance (and MSE) than E_MC in any dimension, also at small m and "
+                 "m close to d (complex features).")
+def mm_beats_mc(run):
+    worst, at, z, rows = _beats(run, "complex")
+    summary = (f"exact MSE_MM / V_MC over s in [0.05, 6] and m in {{d+1, 2(d+1)}} (d in {BEAT_D}; "
+               f"m = 2..8 for d = 1): max {worst:.4g} at {at}; simulated at d = 5 (m = 6, 12): "
+               f"max z of MSE_MM - V_MC = {np.max(z):.1f}")
+    return run.verdict(worst < 1 and bool(np.all(z < Z_MAX)), summary, theory=worst, details=rows)
+
+
+@claim("varlab.003.mm_beats_mc_cosine", source="varlab (003's claim with real cosine features)",
+       derived_by_varlab=True,
+       statement="With real cosine features too, E_MM has lower MSE than MC at small m and m close "
+                 "to d.")
+def mm_beats_mc_cosine(run):
+    worst, at, z, rows = _beats(run, "cosine")
+    summary = (f"exact MSE_MM / Var_MC(cosine): max {worst:.4g} at {at}; simulated at d = 5: "
+               f"max z of MSE_MM - Var_MC = {np.max(z):.1f} (positive z: MM worse)")
+    return run.verdict(worst < 1, summary, theory=worst, details=rows)
+
+
+@claim("003.fewer_features", source="003, Sec. 1 and Sec. 5",
+       statement="To attain the same accuracy (MSE) MM needs fewer features than MC, in any "
+                 "dimension.")
+def fewer_features(run):
+    """For m in {d + 1, 4(d + 1), 4096}: the smallest m' >= d + 1 on a grid (every m' < 64, then
+    160 log-spaced values) with MSE_MM(m') <= V_MC(m) (exact law, divisor m - 1)."""
+    rows, ok = [], True
+    grid = np.unique(np.concatenate([np.arange(2, 64), np.round(np.logspace(np.log10(64), np.log10(4096), 160))])).astype(int)
+    mses = {s: theory.mm_moments(s, grid, "m-1")["mse"] for s in S_GRID}
+    for d in BEAT_D:
+        for s in S_GRID:
+            mse = mses[s]
+            for m in (d + 1, 4 * (d + 1), 4096):
+                if m > 4096:
+                    continue
+                target = theory.mc_variance(scaled_distance=s, m=m)
+                feasible = grid[(grid >= d + 1) & (mse <= target)]
+                needed = int(feasible[0]) if feasible.size else None
+                rows.append(dict(d=d, s=s, m_mc=m, m_mm_needed=needed))
+                ok &= needed is not None and needed <= m
+    bad = [row for row in rows if row["m_mm_needed"] is None or row["m_mm_needed"] > row["m_mc"]]
+    summary = ("MM needs m' <= m features to match MC's MSE with m features at every point" if ok else
+               f"MM needs more features than MC at {len(bad)} points, e.g. {bad[:2]}")
+    summary += ("; MM needs m >= d + 1 in any case (the sample covariance is singular otherwise), so "
+                "at m <= d only MC (or the diagonal fallback) is available")
+    return run.verdict(ok, summary, details=rows)
+
+
+@claim("varlab.003.fallback", source="varlab (the singular='diagonal' fallback for m <= d)",
+       derived_by_varlab=True,
+       statement="For m <= d, varlab's diagonal fallback (match the mean and each coordinate's "
+                 "variance) has lower MSE than MC.")
+def fallback(run):
+    k = [4, 16, 32, 50]
+    s = np.array([0.5, 1.0, 2.0])
+    r = mm_simulation(run, 50, k, s, divisor_budget=4, label="diagonal", singular="diagonal")
+    mc = theory.mc_variance(scaled_distance=s[:, None], m=np.asarray(k)[None, :])
+    z = (r.mse - mc) / r.se_mse
+    rows = [dict(p, mse_fallback=a, se=b, mse_mc=c, bias=e, se_bias=f) for p, a, b, c, e, f in
+            zip(_points(r, k), np.ravel(r.mse), np.ravel(r.se_mse), np.ravel(mc), np.ravel(r.bias),
+                np.ravel(r.se_mean))]
+    worst = int(np.argmax(np.ravel(z)))
+    summary = (f"d = 50, m in {k}, {r.n_repetitions} repetitions: max z of MSE_fallback - V_MC = "
+               f"{np.ravel(z)[worst]:.1f} at {rows[worst]}; max |bias|/SE = "
+               f"{np.max(np.abs(r.bias / r.se_mean)):.1f}")
+    return run.verdict(bool(np.all(z < -Z_MAX)), summary, theory=float(np.ravel(mc)[worst]),
+                       estimate=float(np.ravel(r.mse)[worst]), standard_error=float(np.ravel(r.se_mse)[worst]),
+                       details=rows)
+
+
+# --- QMC in high dimensions ---------------------------------------------------------------------------
+
+QMC_D = (2, 8, 32, 128, 512)
+QMC_M = 256
+
+
+@claim("003.qmc_high_dim", source="003, Sec. 1 (after Niederreiter 1992, Glasserman 2003)",
+       statement="QMC's advantage over MC disappears in high dimensions: the MSE ratio "
+                 "scrambled Sobol / MC rises to 1 as d grows.")
+def qmc_high_dim(run):
+    rows, ratios, ses = [], [], []
+    for d in QMC_D:
+        r = sim(run, "mm_scrambled_sobol", share=50, label=f"d{d}", k=[QMC_M], dimension=d,
+                scaled_distance=1.0, direction="random")
+        mc = theory.mc_variance(scaled_distance=1.0, m=QMC_M)
+        ratios.append(float(r.mse[0, 0] / mc))
+        ses.append(float(r.se_mse[0, 0] / mc))
+        rows.append(dict(d=d, m=QMC_M, s=1.0, mse_ssobol=float(r.mse[0, 0]), mse_mc=float(mc),
+                         ratio=ratios[-1], se_ratio=ses[-1], repetitions=r.n_repetitions))
+    low_better = ratios[0] + Z_MAX * ses[0] < 1
+    high_gone = ratios[-1] + Z_MAX * ses[-1] >= 1
+    summary = (f"SSobol / MC MSE at m = {QMC_M}, s = 1, c in a random direction: "
+               + ", ".join(f"d={d}: {q:.3g} +- {e:.2g}" for d, q, e in zip(QMC_D, ratios, ses))
+               + f"; advantage at d = {QMC_D[0]}: {low_better}; gone at d = {QMC_D[-1]} (ratio not "
+                 f"significantly below 1): {high_gone}")
+    return run.verdict(low_better and high_gone, summary, theory=1.0, estimate=ratios[-1],
+                       standard_error=ses[-1], details=rows)

@@ -1,0 +1,1 @@
+"""Figures of paper 003 (filled below)."""

@@ -1,0 +1,136 @@
+"""Antithetic and moment-matched frequencies (paper 003, Sec. 3 and Alg. 1).
+
+* ``"antithetic"``: rows come in pairs (w, -w) (interleaved: w_1, -w_1, w_2, -w_2, ...), so every
+  even prefix is an antithetic draw (``prefix_granularity = 2``); an odd m gives the first m
+  rows of m + 1. Needs a symmetric measure.
+* ``"moment_matching"``: Alg. 1 of 003. Draw m i.i.d. rows from the measure, centre them by the
+  sample mean, whiten them by the inverse of a square root A of the sample covariance
+  (A A' = S) and rescale to the measure's covariance (I / sigma^2 for the Gaussian; E|w|^2 / d
+  times I for a radial measure), so that the m rows have mean 0 and covariance exactly that.
+  Alg. 1 leaves open which square root and which divisor of S; both are options:
+  ``root="cholesky"`` (A lower triangular) or ``"symmetric"`` (A = S^{1/2}), ``divisor="m-1"``
+  (the unbiased sample covariance) or ``"m"``. The estimator of one kernel value has the same
+  law for either root (``varlab.theory.moment_matching``).
+
+  For m <= d the centred sample has rank m - 1 < d and S is singular. ``singular="error"`` (the
+  default) raises a ValueError naming m; ``singular="diagonal"`` is varlab's documented fallback:
+  match the mean and each coordinate's variance only (A = diag(S)^{1/2}), which needs m >= 2.
+  Its effect on the estimator is measured by the engine (model ``mm_moment_matching`` with
+  ``singular="diagonal"``; claim 003.mm.fallback).
+
+``moment_match`` does the centring and whitening on a stack (..., m, d) of draws: the sampler
+uses it on one draw, the Monte Carlo model on a block of repetitions at once.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy import linalg
+
+from ...spectral import Gaussian, RadialMeasure
+from . import Sampler
+
+__all__ = ["Antithetic", "MomentMatching", "moment_match", "ROOTS", "DIVISORS", "SINGULAR"]
+
+ROOTS = ("cholesky", "symmetric")
+DIVISORS = ("m", "m-1")
+SINGULAR = ("error", "diagonal")
+
+
+def _check_choice(value, name, choices):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
+    return value
+
+
+def moment_match(W, *, root="cholesky", divisor="m-1", singular="error") -> np.ndarray:
+    """Centre and whiten a stack of draws W (..., m, d): a new array whose (m, d) slices have
+    column means 0 and sample covariance (divisor m or m - 1) exactly I (003, Alg. 1, steps 4-5).
+
+    Raises ValueError for m <= d with ``singular="error"`` (S is singular); with
+    ``singular="diagonal"`` each coordinate is standardised instead (covariance diag 1).
+    """
+    _check_choice(root, "root", ROOTS)
+    _check_choice(divisor, "divisor", DIVISORS)
+    _check_choice(singular, "singular", SINGULAR)
+    W = np.asarray(W, dtype=np.float64)
+    m, d = W.shape[-2:]
+    if m < 2:
+        raise ValueError(f"m must be >= 2 for moment matching (the centred sample of one row is 0), "
+                         f"got m={m}")
+    centred = W - W.mean(axis=-2, keepdims=True)
+    scale = m if divisor == "m" else m - 1
+    if m <= d:
+        if singular == "error":
+            raise ValueError(f"m={m} frequencies in d={d} dimensions: the sample covariance of "
+                             f"moment matching is singular for m <= d (rank m - 1); use m >= d + 1 "
+                             f"or singular='diagonal' (match each coordinate's variance only)")
+        sd = np.sqrt(np.einsum("...ij,...ij->...j", centred, centred) / scale)
+        return centred / sd[..., None, :]
+    S = np.matmul(np.swapaxes(centred, -1, -2), centred) / scale            # (..., d, d)
+    if root == "cholesky":
+        L = np.linalg.cholesky(S)                                            # S = L L'
+        if W.ndim == 2:
+            return linalg.solve_triangular(L, centred.T, lower=True, check_finite=False).T
+        # rows w_hat' = (L^{-1} w)' = w' L^{-T}: solve L X' = W' per slice
+        return np.swapaxes(np.linalg.solve(L, np.swapaxes(centred, -1, -2)), -1, -2)
+    values, vectors = np.linalg.eigh(S)                                      # S = V diag V'
+    inverse_root = np.matmul(vectors / np.sqrt(values)[..., None, :], np.swapaxes(vectors, -1, -2))
+    return np.matmul(centred, inverse_root)
+
+
+def _second_moment_per_coordinate(measure, d: int) -> float:
+    """E|w|^2 / d: the covariance scale of a radial measure (1/sigma^2 for the Gaussian)."""
+    if isinstance(measure, Gaussian):
+        return 1.0 / measure.bandwidth ** 2
+    value = float(measure.norm_law(d).moment(2)) / d
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"moment matching needs a measure with finite second moments; "
+                         f"{measure!r} has E|w|^2 = {value!r} in d={d}")
+    return value
+
+
+class Antithetic(Sampler, name="antithetic"):
+    """Antithetic pairs (w_1, -w_1, w_2, -w_2, ...) of i.i.d. draws (003, Sec. 4, "Anti").
+    With complex features the imaginary parts cancel and each pair gives cos(c'w)."""
+
+    prefix_granularity = 2
+
+    def _frequencies(self, measure, m, d, rng):
+        if not measure.symmetric:
+            raise ValueError(f"antithetic pairs (w, -w) need a symmetric measure, got {measure!r}")
+        half = measure.rvs((m + 1) // 2, d, rng)
+        pairs = np.empty((2 * half.shape[0], d))
+        pairs[0::2] = half
+        np.negative(half, out=pairs[1::2])
+        return np.ascontiguousarray(pairs[:m])
+
+
+class MomentMatching(Sampler, name="moment_matching"):
+    """Moment-matched frequencies (003, Alg. 1): i.i.d. draws, centred and whitened
+    (``moment_match``), rescaled to the measure's covariance. Options: ``root``
+    ("cholesky" | "symmetric"), ``divisor`` ("m-1" | "m"), ``singular`` ("error" | "diagonal")
+    for m <= d. Not prefix-consistent: every m is a new set (``prefix_granularity`` is 1 only in
+    the sense that the rows are exchangeable)."""
+
+    measure_type = RadialMeasure
+
+    def __init__(self, root="cholesky", divisor="m-1", singular="error"):
+        self.root = root
+        self.divisor = divisor
+        self.singular = singular
+
+    def _frequencies(self, measure, m, d, rng):
+        _check_choice(self.root, "root", ROOTS)
+        _check_choice(self.divisor, "divisor", DIVISORS)
+        _check_choice(self.singular, "singular", SINGULAR)
+        if m < 2:
+            raise ValueError(f"m must be >= 2 for moment matching, got m={m}")
+        if m <= d and self.singular == "error":
+            raise ValueError(f"m={m} frequencies in d={d} dimensions: moment matching needs "
+                             f"m >= d + 1 (the sample covariance is singular otherwise); pass "
+                             f"MomentMatching(singular='diagonal') to match the diagonal only")
+        scale = np.sqrt(_second_moment_per_coordinate(measure, d))
+        W = measure.rvs(m, d, rng)
+        whitened = moment_match(W, root=self.root, divisor=self.divisor, singular=self.singular)
+        whitened *= scale
+        return np.ascontiguousarray(whitened)
