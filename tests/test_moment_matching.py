@@ -1,0 +1,163 @@
+"""Paper 003: samplers (Sobol, scrambled Sobol, antithetic, moment matching), the theory and its
+sympy re-derivations, varlab's exact law of E_MM against a direct simulation, and the models."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import sympy
+
+from varlab import spectral
+from varlab.features import RFF
+from varlab.features.samplers import get_sampler
+from varlab.features.samplers.moment_matching import moment_match
+from varlab.features.samplers.qmc import sobol_points
+from varlab.mc import Z_MAX, simulate
+from varlab.theory import moment_matching as mm
+from varlab.theory import moment_matching_derivation as derivation
+
+
+# --- samplers ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("root", ["cholesky", "symmetric"])
+@pytest.mark.parametrize("divisor, scale", [("m-1", 1), ("m", 0)])
+def test_moment_matching_matches_the_first_two_moments_exactly(root, divisor, scale):
+    m, d, bandwidth = 40, 7, 0.5
+    sampler = get_sampler("moment_matching", root=root, divisor=divisor)
+    W = sampler.frequencies(spectral.Gaussian(bandwidth), m, d, random_state=3)
+    np.testing.assert_allclose(W.mean(axis=0), 0.0, atol=1e-13)
+    covariance = (W - W.mean(0)).T @ (W - W.mean(0)) / (m - scale)
+    np.testing.assert_allclose(covariance, np.eye(d) / bandwidth ** 2, atol=1e-11)
+    if root == "cholesky":      # A lower triangular: the first coordinate is only standardised
+        raw = spectral.Gaussian(bandwidth).rvs(m, d, 3)
+        first = (raw[:, 0] - raw[:, 0].mean()) / raw[:, 0].std(ddof=scale) / bandwidth
+        np.testing.assert_allclose(W[:, 0], first, rtol=1e-10)
+
+
+def test_moment_matching_singular_covariance():
+    g = spectral.Gaussian(1.0)
+    with pytest.raises(ValueError, match=r"m=5 .*d=5.*m >= d \+ 1"):
+        get_sampler("moment_matching").frequencies(g, 5, 5, 0)
+    with pytest.raises(ValueError, match="root must be one of"):
+        get_sampler("moment_matching", root="qr").frequencies(g, 8, 2, 0)
+    W = get_sampler("moment_matching", singular="diagonal").frequencies(g, 5, 9, 0)
+    np.testing.assert_allclose(W.mean(0), 0.0, atol=1e-13)
+    np.testing.assert_allclose(W.var(0, ddof=1), 1.0, rtol=1e-12)
+    with pytest.raises(ValueError, match="m must be >= 2"):
+        moment_match(np.zeros((1, 3)))
+
+
+def test_antithetic_pairs_and_odd_m():
+    W = get_sampler("antithetic").frequencies(spectral.Gaussian(2.0), 7, 3, random_state=1)
+    np.testing.assert_array_equal(W[1::2], -W[0:6:2])
+    W8 = get_sampler("antithetic").frequencies(spectral.Gaussian(2.0), 8, 3, random_state=1)
+    np.testing.assert_array_equal(W, W8[:7])
+
+
+def test_sobol_points_and_blocks():
+    U = sobol_points(8, 3, scramble=False, block=1)
+    # a (0, 3, 1)-net in each coordinate: one point per interval of length 1/8
+    assert all(sorted(np.floor(U[:, j] * 8).astype(int)) == list(range(8)) for j in range(3))
+    fixed = get_sampler("sobol", block=3)
+    np.testing.assert_array_equal(fixed.frequencies(spectral.Gaussian(), 16, 2, 0),
+                                  fixed.frequencies(spectral.Gaussian(), 16, 2, 99))
+    with pytest.raises(ValueError, match="block must be"):
+        get_sampler("sobol", block=0).frequencies(spectral.Gaussian(), 16, 2, 0)
+    # m not a power of two: the first m points of the next net
+    np.testing.assert_array_equal(sobol_points(5, 2, scramble=False, block=1),
+                                  sobol_points(8, 2, scramble=False, block=1)[:5])
+
+
+@pytest.mark.parametrize("name", ["sobol", "scrambled_sobol", "antithetic", "moment_matching"])
+def test_rff_gaussian_kernel_through_each_sampler(name):
+    X = np.random.default_rng(0).standard_normal((40, 6))
+    from scipy.spatial.distance import cdist
+    K = np.exp(-0.1 * cdist(X, X, "sqeuclidean"))
+    a = RFF(512, gamma=0.1, kernel="gaussian", sampler=name, random_state=4).fit_transform(X)
+    b = RFF(512, gamma=0.1, kernel="gaussian", sampler=name, random_state=4).fit_transform(X)
+    np.testing.assert_array_equal(a, b)
+    assert np.linalg.norm(a @ a.T - K) / np.linalg.norm(K) < 0.2
+
+
+# --- theory -----------------------------------------------------------------------------------------
+def test_derivations_match_the_formulas():
+    b1, b2 = derivation.optimal_coefficients("complex")
+    k = sympy.exp(-derivation.y / 2)
+    assert sympy.simplify(b1 - k) == 0 and sympy.simplify(b2 - k) == 0          # Thm 1
+    c1, c2 = derivation.optimal_coefficients("cosine")
+    assert c1 == 0 and sympy.simplify(c2 - k) == 0
+    m = mm.cv_optimal_variance.symbol("m")
+    assert sympy.simplify(derivation.in_s(derivation.optimal_variance("complex"))
+                          - mm.cv_optimal_variance.expr * m) == 0              # Cor. 1, Eq. (12)
+    assert sympy.simplify(derivation.in_s(derivation.optimal_variance("cosine"))
+                          - mm.cv_cosine_optimal_variance.expr * m) == 0
+    corr1, corr2 = derivation.squared_correlations()
+    rho1, rho2 = derivation.paper_rho_squared()
+    assert sympy.simplify(corr1 - rho1) == 0 and sympy.simplify(corr2 - rho2 / 2) == 0
+    assert sympy.simplify(derivation.in_s(rho1) - mm.rho1_squared.expr) == 0
+    # Eq. (12) as written equals the closed form
+    vmc = mm.mc_variance.expr
+    assert sympy.simplify(vmc * (1 - mm.rho1_squared.expr - mm.rho2_squared.expr / 2)
+                          - mm.cv_optimal_variance.expr) == 0
+
+
+def test_sphere_moments_are_the_0f1_series():
+    for n in (1, 2, 5, 12):
+        assert sympy.simplify(derivation.sphere_moment_series(n, 5) - derivation.hyp0f1_series(n, 5)) == 0
+
+
+@pytest.mark.parametrize("divisor, coefficient", [("m", lambda y: -y * y / 4),
+                                                  ("m-1", lambda y: y / 2 - y * y / 4)])
+def test_bias_is_of_order_one_over_m(divisor, coefficient):
+    y = derivation.y
+    assert sympy.simplify(derivation.mm_bias_coefficient(divisor) - coefficient(y)) == 0
+    s, m = 1.3, 10 ** 5
+    bias = mm.mm_moments(s, m, divisor)["bias"] / mm.kernel(scaled_distance=s)
+    assert m * bias == pytest.approx(coefficient(s * s), rel=1e-3)
+
+
+def test_exact_mm_law_against_a_direct_simulation():
+    """The sphere law: mean, complex and cosine variance of E_MM from whitened Gaussian draws."""
+    rng = np.random.default_rng(0)
+    n, s = 20_000, 1.3
+    for d, m, root, divisor in [(1, 4, "cholesky", "m-1"), (6, 8, "symmetric", "m")]:
+        W = moment_match(rng.standard_normal((n, m, d)), root=root, divisor=divisor)
+        t = W @ (np.ones(d) / np.sqrt(d) * s)
+        real, imaginary = np.cos(t).mean(1), np.sin(t).mean(1)
+        exact = mm.mm_moments(s, m, divisor)
+        cosine = mm.mm_moments(s, m, divisor, "cosine")["variance"]
+        assert abs(real.mean() - exact["mean"]) <= Z_MAX * real.std() / np.sqrt(n)
+        for sample, theory in ((real ** 2 + imaginary ** 2, exact["variance"] + exact["mean"] ** 2),
+                               (real ** 2, cosine + exact["mean"] ** 2)):
+            assert abs(sample.mean() - theory) <= Z_MAX * sample.std() / np.sqrt(n)
+
+
+def test_mm_at_two_frequencies_is_a_constant():
+    """m = 2: t = (t1, -t1) with t1^2 = D s^2 / 2, so E_MM = cos(s sqrt(D/2)) exactly."""
+    assert mm.mm_variance_divisor_m(scaled_distance=2.0, mm_dof=1) == 0.0
+    assert mm.mm_mean_divisor_m(scaled_distance=2.0, mm_dof=1) == pytest.approx(np.cos(2.0), rel=1e-12)
+    assert mm.mm_mean_divisor_m_minus_1(scaled_distance=2.0, mm_dof=1) == pytest.approx(
+        np.cos(2.0 / np.sqrt(2)), rel=1e-12)
+
+
+def test_cv_variance_at_the_optimum_is_eq12():
+    s = np.array([0.3, 1.0, 2.5])
+    k = np.exp(-s * s / 2)
+    np.testing.assert_allclose(mm.cv_variance(s, 7, k, k), mm.cv_optimal_variance(scaled_distance=s, m=7),
+                               rtol=1e-12)
+    np.testing.assert_allclose(mm.cv_variance(s, 7, 0.0, k, "cosine"),
+                               mm.cv_cosine_optimal_variance(scaled_distance=s, m=7), rtol=1e-10)
+
+
+# --- models -----------------------------------------------------------------------------------------
+def test_models_agree_with_theory_and_mm_law_is_d_free():
+    kw = dict(n_repetitions=4000, random_state=5, scaled_distance=[0.7, 1.5])
+    for model, options in (("mm_cv1", {}), ("mm_cv2", {"features": "cosine"}), ("mm_antithetic", {})):
+        r = simulate(model, k=[2, 20], dimension=1, **kw, **options)
+        assert np.all(np.abs(r.variance - r.theory["variance"]) <= Z_MAX * r.se_variance)
+    r = simulate("mm_moment_matching", k=[12, 40], dimension=10, root="symmetric", divisor="m", **kw)
+    assert np.all(np.abs(r.variance - r.theory["variance"]) <= Z_MAX * r.se_variance)
+    assert np.all(np.abs(r.mse - r.theory["mse"]) <= Z_MAX * r.se_mse)
+    with pytest.raises(ValueError, match="not valid"):
+        simulate("mm_moment_matching", k=[10], dimension=10, **kw)
+    other = simulate("mm_moment_matching", k=[12, 40], dimension=10, root="symmetric", divisor="m",
+                     n_jobs=2, backend="threading", chunk_size=1, **kw)
+    assert other == r
