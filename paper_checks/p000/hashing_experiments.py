@@ -1,0 +1,386 @@
+"""Paper 000 §5 (Figs. 10-16): GCWS vs NRFF features for a linear SVM.
+
+Units are (dataset, method, k, C, repetition) -> test accuracy, fit time, convergence, kept in
+the resumable store of :mod:`.svm`. Methods: GCWS b-bit codings ``gcws_b{1,2,4,8}``
+(``GCWS.code``: k ones in 2^b k columns, 000 §1.4), ``gcws_full`` (one-hot of the exact
+(i*, t*) of each sample j: inner products count exact collisions, 000 Thm 1; the limit b -> inf
+of the coding) and ``nrff`` (``RFF(kernel="correlation", normalize=True)`` at the dataset's
+best RBF gamma from Tables 1-2, 000 Eq. 19), each into ``LinearSVC(C)`` (LIBLINEAR, as the
+paper). Rows are scaled to unit l2 norm first (000 §5). GCWS hashes train + test at the largest
+k once per repetition; a smaller k takes the first k samples, which is GCWS with k samples
+(sample j depends only on the key, the coordinate and j). NRFF draws its k features afresh.
+
+Storage per example (000 §5, "Data storage"): b k bits for b-bit GCWS, 32 k for NRFF (float32),
+64 k for full GCWS ((i*, t*) as two 32-bit integers).
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from varlab import _random
+from varlab.claims import Budget, claim
+from varlab.features import GCWS, RFF
+from varlab.plotting import figure, finish_axes, plt
+
+from . import svm
+
+#: A method within this many accuracy points of its target counts as having reached it.
+WITHIN = 1.0
+
+
+@dataclass(frozen=True)
+class HashingSlice:
+    """What one budget runs: datasets (a subset of the table slice, same caps), k grid, b values,
+    C grid and repetitions."""
+
+    name: str
+    datasets: tuple
+    ks: tuple
+    bs: tuple
+    Cs: tuple
+    repetitions: int
+
+
+SLICES = {
+    "test": HashingSlice("test", ("segment",), (16, 32, 64), (1, 8), (0.01, 1.0), 2),
+    "quick": HashingSlice("quick", ("letter", "segment", "vowel", "magic"), (16, 32, 64, 128), (1, 2, 4, 8),
+                          (0.01, 0.1, 1.0, 10.0), 2),
+    "full": HashingSlice("full", ("letter", "segment", "vowel", "magic", "satimage", "spambase", "splice"),
+                         (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), (1, 2, 4, 8), svm.FULL_CS, 10),
+}
+
+
+def methods(slice_: HashingSlice) -> list[str]:
+    return [f"gcws_b{b}" for b in slice_.bs] + ["gcws_full", "nrff"]
+
+
+def storage_bits(method: str, k: int) -> int:
+    """Bits per example of a method's k features (see the module notes)."""
+    if method.startswith("gcws_b"):
+        return int(method[6:]) * k
+    return (64 if method == "gcws_full" else 32) * k
+
+
+def _caps(dataset: str, slice_name: str):
+    for name, train_cap, test_cap in svm.SLICES[slice_name].datasets:
+        if name == dataset:
+            return train_cap, test_cap
+    raise ValueError(f"dataset {dataset!r} is not in the table slice {slice_name!r}")
+
+
+def _seed(random_state: int, *labels) -> np.random.SeedSequence:
+    return np.random.SeedSequence([random_state] + [_random.stable_hash(str(label)) for label in labels])
+
+
+@functools.lru_cache(maxsize=2)
+def _hashes(dataset, train_cap, test_cap, k_max, repetition, random_state):
+    data = svm.prepared(dataset, train_cap, test_cap)
+    gcws = GCWS(n_components=k_max, random_state=_seed(random_state, "gcws", dataset, repetition))
+    return gcws.hash(np.vstack([data.X_train, data.X_test]))
+
+
+def full_code(i_star: np.ndarray, t_star: np.ndarray) -> sp.csr_matrix:
+    """One-hot of the exact sample (i*, t*) per sample j: a CSR (n, #distinct (j, i*, t*)) with k
+    ones per row; <row_u, row_v> = the number of exact collisions (000, Thm 1)."""
+    n, k = i_star.shape
+    triples = np.stack([np.broadcast_to(np.arange(k), (n, k)).ravel(), i_star.ravel(), t_star.ravel()], axis=1)
+    _, columns = np.unique(triples, axis=0, return_inverse=True)
+    columns = columns.ravel()
+    return sp.csr_matrix((np.ones(n * k), columns, np.arange(0, n * k + 1, k)),
+                         shape=(n, int(columns.max()) + 1))
+
+
+def features(unit: dict):
+    """(train, test) features of one unit's (dataset, method, k, repetition)."""
+    data = svm.prepared(unit["dataset"], unit["train_cap"], unit["test_cap"])
+    n_train = len(data.y_train)
+    method, k = unit["method"], unit["k"]
+    if method == "nrff":
+        rff = RFF(n_components=k, gamma=unit["gamma"], kernel="correlation", normalize=True,
+                  random_state=_seed(unit["random_state"], "nrff", unit["dataset"], unit["repetition"], k))
+        return rff.fit_transform(data.X_train), rff.transform(data.X_test)
+    i_star, t_star = _hashes(unit["dataset"], unit["train_cap"], unit["test_cap"], unit["k_max"],
+                             unit["repetition"], unit["random_state"])
+    i_star, t_star = i_star[:, :k], t_star[:, :k]
+    if method == "gcws_full":
+        Z = full_code(i_star, t_star)
+    else:
+        Z = GCWS(n_components=k, b=int(method[6:])).code(i_star, t_star)
+    return Z[:n_train], Z[n_train:]
+
+
+_FEATURES: dict = {}
+
+
+def run_hashing_unit(unit: dict) -> dict:
+    """Features (cached for the C grid of one (dataset, method, k, repetition)), then LinearSVC."""
+    slot = tuple(unit[key] for key in ("dataset", "train_cap", "test_cap", "method", "k", "repetition",
+                                       "random_state", "k_max", "gamma"))
+    if slot not in _FEATURES:
+        _FEATURES.clear()
+        _FEATURES[slot] = features(unit)
+    train, test = _FEATURES[slot]
+    data = svm.prepared(unit["dataset"], unit["train_cap"], unit["test_cap"])
+    return svm._fit_score(svm.linear_svc(unit["C"]), train, data.y_train, test, data.y_test)
+
+
+def hashing_units(budget: Budget, slice_: HashingSlice, directory="default"):
+    """Every unit of a slice, ordered so that features are built once per C grid."""
+    for dataset in slice_.datasets:
+        train_cap, test_cap = _caps(dataset, slice_.name)
+        gamma = svm.best_gamma(budget, dataset, directory)
+        for repetition in range(slice_.repetitions):
+            for k in slice_.ks:
+                for method in methods(slice_):
+                    for C in slice_.Cs:
+                        yield dict(dataset=dataset, train_cap=train_cap, test_cap=test_cap, method=method,
+                                   k=k, C=C, repetition=repetition, k_max=max(slice_.ks),
+                                   random_state=budget.random_state,
+                                   gamma=gamma if method == "nrff" else None)
+
+
+def hashing_records(budget: Budget, *, directory="default", progress: bool = False) -> list[dict]:
+    """The hashing records of the budget's slice (from its store, or computed and stored)."""
+    name = svm.slice_name(budget)
+    directory = svm.default_directory(name) if directory == "default" else directory
+    return svm.run_units(hashing_units(budget, SLICES[name], directory), svm.store_for("hashing", name, directory),
+                         run_hashing_unit, progress=progress, description=f"GCWS/NRFF + LinearSVC ({name})")
+
+
+# --- summaries -------------------------------------------------------------------------------
+
+def accuracy_grid(records, dataset, method, slice_: HashingSlice):
+    """Accuracies (%) of shape (repetitions, k, C)."""
+    index = {(r["repetition"], r["k"], r["C"]): r for r in records
+             if r["dataset"] == dataset and r["method"] == method}
+    return np.array([[[100 * index[(rep, k, C)]["accuracy"] for C in slice_.Cs] for k in slice_.ks]
+                     for rep in range(slice_.repetitions)])
+
+
+def fit_seconds(records, dataset, method, k) -> float:
+    """Median fit time over the C grid and repetitions."""
+    return float(np.median([r["fit_seconds"] for r in records
+                            if r["dataset"] == dataset and r["method"] == method and r["k"] == k]))
+
+
+def k_needed(best_by_k: np.ndarray, ks, target: float):
+    """The smallest k whose accuracy is >= target - WITHIN (None: not reached on the grid)."""
+    reached = np.flatnonzero(np.asarray(best_by_k) >= target - WITHIN)
+    return int(ks[reached[0]]) if reached.size else None
+
+
+def _k_text(values, k_max):
+    if not values:
+        return ""
+    shown = [f">{k_max}" if v is None else str(v) for v in values]
+    return shown[0] if len(set(shown)) == 1 else f"{min(shown, key=_order)}..{max(shown, key=_order)}"
+
+
+def _order(text):
+    return float(text[1:]) + 0.5 if text.startswith(">") else float(text)
+
+
+def dataset_summary(budget: Budget, dataset: str, records=None, svm_recs=None) -> dict:
+    """Per dataset: kernel SVM accuracies, and for GCWS (b = 8) and NRFF the k needed to come
+    within WITHIN points of their own kernel SVM and of the common target (mean of the
+    repetitions' best-C accuracies, and the range over single repetitions)."""
+    name = svm.slice_name(budget)
+    slice_ = SLICES[name]
+    records = hashing_records(budget) if records is None else records
+    best = svm.best_results(svm.svm_records(budget) if svm_recs is None else svm_recs)
+    gmm, rbf, linear = (100 * best[(dataset, m)]["accuracy"] for m in ("gmm", "rbf", "linear"))
+    target = min(gmm, rbf)
+    ks = np.array(slice_.ks)
+    out = dict(dataset=dataset, linear_svm=linear, gmm_svm=gmm, rbf_svm=rbf,
+               rbf_gamma=best[(dataset, "rbf")]["gamma"], target=target - WITHIN)
+    for method, own in (("gcws_b8", gmm), ("nrff", rbf)):
+        per_rep = accuracy_grid(records, dataset, method, slice_).max(axis=2)       # (reps, k)
+        mean = per_rep.mean(axis=0)
+        out[f"{method}_k_common"] = k_needed(mean, ks, target)
+        out[f"{method}_k_common_reps"] = _k_text([k_needed(row, ks, target) for row in per_rep], ks[-1])
+        out[f"{method}_k_own"] = k_needed(mean, ks, own)
+        out[f"{method}_k_own_reps"] = _k_text([k_needed(row, ks, own) for row in per_rep], ks[-1])
+        out[f"{method}_acc_kmax"] = mean[-1]
+        out[f"{method}_se_kmax"] = (per_rep[:, -1].std(ddof=1) / np.sqrt(len(per_rep))
+                                    if len(per_rep) > 1 else float("nan"))
+        out[f"{method}_bits_kmax"] = storage_bits(method, int(ks[-1]))
+        out[f"{method}_fit_s_kmax"] = fit_seconds(records, dataset, method, int(ks[-1]))
+    return out
+
+
+def _fewer(summary, k_max) -> bool:
+    """GCWS (b = 8) reaches the common target with at most half NRFF's k (NRFF not reached: its
+    k exceeds k_max, so GCWS's k must be <= k_max / 2)."""
+    kg, kn = summary["gcws_b8_k_common"], summary["nrff_k_common"]
+    if kg is None:
+        return False
+    return 2 * kg <= (k_max if kn is None else kn)
+
+
+@claim("000.sec5.gcws_fewer_samples", source="000, §5 and Figs. 10-16",
+       statement=f"GCWS typically requires substantially fewer samples than NRFF to reach the same "
+                 f"accuracy (varlab: on more than half of the datasets, GCWS with b = 8 reaches the "
+                 f"lower of the GMM and best-tuned RBF kernel-SVM accuracies minus {WITHIN:g} point "
+                 f"with at most half the k NRFF needs; accuracy = mean over repetitions of the best-C "
+                 f"LinearSVC test accuracy; not reached on the k grid = beyond it).")
+def gcws_fewer_samples(run):
+    """k each method needs for the common target, per dataset (and for its own kernel SVM)."""
+    name = svm.slice_name(run.budget)
+    slice_ = SLICES[name]
+    records = hashing_records(run.budget)
+    summaries = [dataset_summary(run.budget, dataset, records) for dataset in slice_.datasets]
+    k_max = max(slice_.ks)
+    support = [_fewer(s, k_max) for s in summaries]
+
+    def shown(v):
+        return f">{k_max}" if v is None else str(v)
+
+    details = [{key: (shown(value) if key.endswith(("_k_common", "_k_own")) else value)
+                for key, value in dict(s, gcws_fewer=flag).items()} for s, flag in zip(summaries, support)]
+
+    parts = [f"{s['dataset']}: GCWS {shown(s['gcws_b8_k_common'])} vs NRFF {shown(s['nrff_k_common'])}"
+             for s in summaries]
+    summary = (f"slice '{name}' (k in {list(slice_.ks)}, {slice_.repetitions} repetitions, C in "
+               f"{list(slice_.Cs)}): k to reach min(GMM, RBF SVM) - {WITHIN:g}: " + "; ".join(parts) +
+               f"; GCWS needs at most half NRFF's k on {sum(support)} of {len(summaries)} datasets")
+    worst = summaries[int(np.argmin([s["gcws_b8_acc_kmax"] - s["nrff_acc_kmax"] for s in summaries]))]
+    return run.verdict(sum(support) > len(summaries) / 2, summary, theory=worst["nrff_acc_kmax"],
+                       estimate=worst["gcws_b8_acc_kmax"], standard_error=worst["gcws_b8_se_kmax"],
+                       details=details)
+
+
+@claim("000.sec5.b8_close_to_full", source="000, §5 (Figs. 12-15: 'as long as b >= 4, the results "
+                                           "do not differ much')",
+       statement=f"b = 8 bits come close to the full GCWS (varlab: at every dataset and k of the slice, "
+                 f"the mean best-C accuracy of the b = 8 coding is within {WITHIN:g} point of the "
+                 f"full (i*, t*) one-hot coding; paired over the same hashes).")
+def b8_close_to_full(run):
+    """Paired gap full - b-bit per (dataset, k), mean and SE over the repetitions."""
+    name = svm.slice_name(run.budget)
+    slice_ = SLICES[name]
+    records = hashing_records(run.budget)
+    details, gaps, ses = [], [], []
+    for dataset in slice_.datasets:
+        full = accuracy_grid(records, dataset, "gcws_full", slice_).max(axis=2)
+        for b in slice_.bs:
+            coded = accuracy_grid(records, dataset, f"gcws_b{b}", slice_).max(axis=2)
+            difference = full - coded                                          # (reps, k)
+            mean = difference.mean(axis=0)
+            se = (difference.std(axis=0, ddof=1) / np.sqrt(len(difference)) if len(difference) > 1
+                  else np.full(mean.shape, np.nan))
+            for k, m, s, f, c in zip(slice_.ks, mean, se, full.mean(axis=0), coded.mean(axis=0)):
+                details.append(dict(dataset=dataset, b=b, k=k, full=f, coded=c, full_minus_coded=m,
+                                    standard_error=s))
+                if b == 8:
+                    gaps.append(m)
+                    ses.append(s)
+    gaps = np.array(gaps)
+    worst = int(np.argmax(np.abs(gaps)))
+    others = {b: max(abs(d["full_minus_coded"]) for d in details if d["b"] == b) for b in slice_.bs}
+    summary = (f"slice '{name}': full - (b = 8) accuracy, max |gap| = {abs(gaps[worst]):.2f} points "
+               f"(SE {ses[worst]:.2f}) over {len(gaps)} (dataset, k); max |gap| by b: "
+               + ", ".join(f"b={b}: {gap:.2f}" for b, gap in others.items()))
+    return run.verdict(bool(np.all(np.abs(gaps) <= WITHIN)), summary, theory=0.0, estimate=gaps[worst],
+                       standard_error=ses[worst], details=[d for d in details if d["b"] == 8])
+
+
+# --- Figures 10 and 16 ---------------------------------------------------------------------------
+
+def _panels(axes_row, budget: Budget, dataset: str, records, svm_recs):
+    """One panel per k: accuracy (%) against C for the b-bit GCWS codings and full GCWS (solid),
+    NRFF (dashed), the linear SVM (dotted, *) and the kernel SVMs at their best (horizontal)."""
+    slice_ = SLICES[svm.slice_name(budget)]
+    best = svm.best_results(svm_recs)
+    linear = [100 * next(r["accuracy"] for r in svm_recs if r["dataset"] == dataset and
+                         r["method"] == "linear" and r["C"] == C) for C in slice_.Cs]
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    styles = [(f"gcws_b{b}", f"GCWS b={b}", "-", colours[i]) for i, b in enumerate(slice_.bs)]
+    styles += [("gcws_full", "GCWS full (i*, t*)", "-", "k"), ("nrff", "NRFF", "--", "r")]
+    for column, (ax, k) in enumerate(zip(axes_row, slice_.ks)):
+        for method, label, style, colour in styles:
+            grid = accuracy_grid(records, dataset, method, slice_)[:, column, :]      # (reps, C)
+            se = grid.std(axis=0, ddof=1) / np.sqrt(len(grid)) if len(grid) > 1 else None
+            ax.errorbar(slice_.Cs, grid.mean(axis=0), yerr=se, fmt=style, color=colour, lw=1.2,
+                        label=f"{label} ({storage_bits(method, k)} bits)")
+        ax.plot(slice_.Cs, linear, ":*", color="grey", label="linear SVM")
+        ax.axhline(100 * best[(dataset, "gmm")]["accuracy"], color="k", lw=0.7, ls="-.", label="GMM kernel SVM")
+        ax.axhline(100 * best[(dataset, "rbf")]["accuracy"], color="r", lw=0.7, ls="-.",
+                   label=f"RBF kernel SVM (gamma={best[(dataset, 'rbf')]['gamma']:g})")
+        ax.set_xscale("log")
+        ax.set(title=f"{dataset}: k = {k}", xlabel="C", ylabel="test accuracy (%)")
+        finish_axes(ax, legend_size=6 if column == 0 else 0)
+
+
+def _hashing_figure(budget: Budget, datasets, title):
+    slice_ = SLICES[svm.slice_name(budget)]
+    records, svm_recs = hashing_records(budget), svm.svm_records(budget)
+    fig, axes = plt.subplots(len(datasets), len(slice_.ks), figsize=(3.4 * len(slice_.ks), 3.1 * len(datasets)),
+                             squeeze=False)
+    for row, dataset in zip(axes, datasets):
+        _panels(row, budget, dataset, records, svm_recs)
+    fig.suptitle(f"{title} (slice '{slice_.name}': {slice_.repetitions} repetitions, mean +- SE)")
+    fig.tight_layout()
+    return fig
+
+
+@figure("000_fig10", source="000 Figure 10 (Letter: GCWS vs NRFF into a linear SVM, accuracy vs C per k)")
+def figure10(budget):
+    """Letter: GCWS (b-bit and full) vs NRFF (best RBF gamma) into LinearSVC."""
+    return _hashing_figure(budget, [d for d in SLICES[svm.slice_name(budget)].datasets if d == "letter"]
+                           or SLICES[svm.slice_name(budget)].datasets[:1], "000 Fig. 10: Letter")
+
+
+@figure("000_fig16", source="000 Figure 16 (more datasets: GCWS vs NRFF into a linear SVM, accuracy vs C per k)")
+def figure16(budget):
+    """The slice's other datasets, one row each."""
+    datasets = SLICES[svm.slice_name(budget)].datasets
+    others = [d for d in datasets if d != "letter"] or list(datasets)
+    return _hashing_figure(budget, others, "000 Fig. 16: more datasets")
+
+
+def write_table(budget: Budget, records, svm_recs, path, datasets=None) -> None:
+    """Markdown: per dataset and k, the mean best-C accuracy (+- SE over repetitions) of every
+    method, with storage (bits per example) and median fit time; then the k each method needs."""
+    from pathlib import Path
+
+    slice_ = SLICES[svm.slice_name(budget)]
+    datasets = slice_.datasets if datasets is None else datasets
+    lines = [f"# Paper 000, Figs. 10-16: GCWS vs NRFF into LinearSVC (slice `{slice_.name}`)", "",
+             f"k in {list(slice_.ks)}, C in {list(slice_.Cs)}, {slice_.repetitions} repetitions; accuracy (%) "
+             f"= mean over repetitions of the best-C test accuracy (+- SE); bits = storage per example; "
+             f"s = median LinearSVC fit time (seconds, this machine).", ""]
+    names = methods(slice_)
+    lines += ["| dataset | k | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
+    for dataset in datasets:
+        grids = {m: accuracy_grid(records, dataset, m, slice_).max(axis=2) for m in names}
+        for column, k in enumerate(slice_.ks):
+            cells = []
+            for m in names:
+                values = grids[m][:, column]
+                se = values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
+                cells.append(f"{values.mean():.2f} +- {se:.2f} ({storage_bits(m, k)} b, "
+                             f"{fit_seconds(records, dataset, m, k):.2f} s)")
+            lines.append(f"| {dataset} | {k} | " + " | ".join(cells) + " |")
+    lines += ["", f"k needed to come within {WITHIN:g} point of a target (mean of repetitions; in brackets "
+                  "the range over single repetitions):", "",
+              "| dataset | linear SVM | GMM SVM | RBF SVM (gamma) | GCWS b=8 -> GMM SVM | NRFF -> RBF SVM | "
+              "target min(GMM, RBF) | GCWS b=8 | NRFF |", "|---|---|---|---|---|---|---|---|---|"]
+    k_max = max(slice_.ks)
+
+    def shown(v):
+        return f">{k_max}" if v is None else str(v)
+
+    budget_recs = svm_recs
+    for dataset in datasets:
+        s = dataset_summary(budget, dataset, records, budget_recs)
+        lines.append(f"| {dataset} | {s['linear_svm']:.2f} | {s['gmm_svm']:.2f} | {s['rbf_svm']:.2f} "
+                     f"({s['rbf_gamma']:g}) | {shown(s['gcws_b8_k_own'])} [{s['gcws_b8_k_own_reps']}] | "
+                     f"{shown(s['nrff_k_own'])} [{s['nrff_k_own_reps']}] | {s['target'] + WITHIN:.2f} | "
+                     f"{shown(s['gcws_b8_k_common'])} [{s['gcws_b8_k_common_reps']}] | "
+                     f"{shown(s['nrff_k_common'])} [{s['nrff_k_common_reps']}] |")
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    Path(path).write_text("\n".join(lines) + "\n")

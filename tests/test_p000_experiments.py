@@ -1,0 +1,121 @@
+"""Paper 000's real-data experiments (paper_checks/p000/svm.py, hashing_experiments.py and
+simulations/p000_experiments.py): the resumable store survives SIGKILL and gives the same
+accuracies, the feature codings mean what the claims say, the paper's grids are typed right."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sklearn")
+
+from paper_checks.p000 import hashing_experiments as hashing  # noqa: E402
+from paper_checks.p000 import svm  # noqa: E402
+from varlab import kernels  # noqa: E402
+from varlab.claims import BUDGETS  # noqa: E402
+from varlab.features import GCWS  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SCRIPT = ROOT / "simulations" / "p000_experiments.py"
+
+
+def test_paper_gamma_grid_has_the_58_printed_values():
+    g = svm.PAPER_GAMMAS
+    assert len(g) == len(set(g)) == 58
+    assert g[:4] == (0.001, 0.01, 0.1, 0.2) and 2.0 in g and 2.5 in g and 20.0 in g and 25.0 in g
+    assert g[-6:] == (120.0, 150.0, 200.0, 300.0, 500.0, 1000.0) and 21.0 not in g
+
+
+def test_slices_fall_back_by_repetitions():
+    from varlab.claims import Budget
+
+    assert svm.slice_name(BUDGETS["quick"]) == "quick"
+    assert svm.slice_name(Budget("figure-test", 200)) == "test"
+    assert svm.slice_name(Budget("big", 100_000)) == "full"
+    for name, hashing_slice in hashing.SLICES.items():
+        table = {d for d, _, _ in svm.SLICES[name].datasets}
+        assert set(hashing_slice.datasets) <= table
+
+
+def test_store_cuts_a_partial_last_line_and_resumes(tmp_path):
+    path = tmp_path / "units.jsonl"
+    store = svm.UnitStore(path)
+    store.put(svm.unit_key(a=1), {"accuracy": 0.5})
+    with open(path, "a") as handle:
+        handle.write('{"key": "half a reco')                      # a writer killed mid-line
+    again = svm.UnitStore(path)
+    assert list(again.records) == [svm.unit_key(a=1)]
+    again.put(svm.unit_key(a=2), {"accuracy": 0.25})
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["accuracy"] in (0.5, 0.25) for line in lines)
+
+
+def test_rbf_svc_on_unit_rows_is_the_correlation_rbf_kernel():
+    from sklearn.svm import SVC
+
+    data = svm.prepared("segment", None, 300)
+    gamma = 5.0
+    on_the_fly = SVC(kernel="rbf", gamma=gamma / 2, C=10, tol=1e-9).fit(data.X_train, data.y_train)
+    gram = SVC(kernel="precomputed", C=10, tol=1e-9).fit(kernels.rbf_correlation(data.X_train, gamma=gamma), data.y_train)
+    test_gram = kernels.rbf_correlation(data.X_test, data.X_train, gamma=gamma)
+    np.testing.assert_allclose(on_the_fly.decision_function(data.X_test), gram.decision_function(test_gram),
+                               atol=1e-6)
+
+
+def test_gcws_prefix_is_gcws_with_fewer_samples_and_full_code_counts_collisions():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((30, 6))
+    seed = np.random.SeedSequence(5)
+    i_big, t_big = GCWS(n_components=64, random_state=seed).hash(X)
+    i_small, t_small = GCWS(n_components=16, random_state=seed).hash(X)
+    np.testing.assert_array_equal(i_big[:, :16], i_small)
+    np.testing.assert_array_equal(t_big[:, :16], t_small)
+    Z = hashing.full_code(i_big, t_big)
+    collisions = ((i_big[:, None, :] == i_big[None]) & (t_big[:, None, :] == t_big[None])).sum(axis=2)
+    np.testing.assert_array_equal((Z @ Z.T).toarray(), collisions)
+    assert np.all(np.diff(Z.indptr) == 64)
+    assert hashing.storage_bits("gcws_b4", 128) == 512 and hashing.storage_bits("nrff", 128) == 4096
+
+
+def _run(out, *extra, **kwargs):
+    return subprocess.Popen([sys.executable, str(SCRIPT), "--budget", "test", "--out", str(out),
+                             "--no-progress", *extra], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, **kwargs)
+
+
+def _records(out):
+    return {name: [json.loads(line) for line in (out / f"{name}_test.jsonl").read_text().splitlines()]
+            for name in ("svm", "hashing")}
+
+
+def test_a_sigkilled_run_resumes_without_recomputing_and_gives_the_same_accuracies(tmp_path):
+    out = tmp_path / "killed"
+    store = out / "hashing_test.jsonl"
+    process = _run(out)
+    deadline = time.time() + 120
+    while time.time() < deadline and (not store.exists() or len(store.read_text().splitlines()) < 6):
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    before = {r["key"]: r for r in json.loads("[" + ",".join(
+        line for line in store.read_text().splitlines() if line.endswith("}")) + "]")}
+    assert 6 <= len(before)
+    assert _run(out).wait(timeout=300) == 0
+    after = _records(out)
+    keys = [r["key"] for r in after["hashing"]]
+    assert len(keys) == len(set(keys))                       # nothing was computed twice
+    for record in after["hashing"]:
+        if record["key"] in before:                          # finished units were kept as they were
+            assert record == before[record["key"]]
+    # the same accuracies as an uninterrupted in-process run of the test slice
+    budget = BUDGETS["test"]
+    fresh = {r["key"]: r["accuracy"] for r in hashing.hashing_records(budget, directory=None)}
+    fresh.update({r["key"]: r["accuracy"] for r in svm.svm_records(budget, directory=None)})
+    resumed = {r["key"]: r["accuracy"] for name in after for r in after[name]}
+    assert resumed == fresh
+    assert (out / "test" / "svm_table.md").exists() and (out / "test" / "hashing_table.md").exists()
