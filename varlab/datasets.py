@@ -533,4 +533,4 @@ def load(name: str, **options) -> Dataset:
         return _load_synthetic(name, n, random_state, _synthetic_options(name, options))
     missing = sorted(set(catalog()) - set(available()))
     hint = f"; known but not installed: {', '.join(missing)}" if missing else ""
-    raise ValueError(f"unknown data set {name!r}; available: {', '.join(available())}{hint}")
+    raise ValueError(f"name: unknown data set {name!r}; available: {', '.join(available())}{hint}")

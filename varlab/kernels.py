@@ -52,9 +52,11 @@ def _gamma(gamma) -> float:
 
 def _row_max_abs(X) -> np.ndarray:
     """max_i |x_i| of each row (0 for an empty or all-zero row), in X's dtype."""
+    if X.shape[1] == 0:
+        return np.zeros(X.shape[0], X.dtype)
     if sp.issparse(X):
         return np.asarray(abs(X).max(axis=1).toarray()).ravel()
-    return np.max(np.abs(X), axis=1) if X.shape[1] else np.zeros(X.shape[0], X.dtype)
+    return np.max(np.abs(X), axis=1)
 
 
 def _max_abs(*arrays) -> float:
@@ -97,6 +99,10 @@ def unit_rows(X, name: str = "X"):
     array/matrix (``X`` is not modified). An all-zero row raises ValueError naming ``name``
     (its correlation, paper 000 Eq. 1, is undefined).
     """
+    X = _validate.data_matrix(X, name)
+    if sp.issparse(X) and not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
     largest = _row_max_abs(X)
     zero = np.flatnonzero(largest == 0)
     if zero.size:
