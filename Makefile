@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test reproduce bench clean
+.PHONY: test reproduce bench clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests --doctest-modules varlab
+
+fuzz: $(STAMP)
+	VARLAB_FUZZ_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz_api.py
 
 reproduce: $(STAMP)
 	$(BIN)/varlab reproduce --budget quick
