@@ -35,7 +35,7 @@ from ..spectral import get_measure
 from ..spectral.asymmetric import kernel_value
 from ._base import NotFittedError, ParamsMixin
 
-__all__ = ["AsKRFF", "estimate_total_masses", "asymmetric_gram"]
+__all__ = ["AsKRFF", "estimate_total_masses", "fit_total_masses", "asymmetric_gram"]
 
 _KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 _USED = ("real_positive", "real_negative", "imaginary_positive")
@@ -204,6 +204,18 @@ def estimate_total_masses(features: AsKRFF, X_subset, *, printed_sign: bool = Fa
     A1 = phi["real_positive"] @ phi["real_positive"].T
     A2 = phi["real_negative"] @ phi["real_negative"].T
     A3 = phi["imaginary_positive"] @ _psi(X_subset, W["imaginary_positive"]).T
+    return fit_total_masses(K, k0, A1, A2, A3, printed_sign=printed_sign)
+
+
+def fit_total_masses(K, k0, A1, A2, A3, *, printed_sign: bool = False) -> dict:
+    """The constrained least squares of Eq. (12) given the sub-Gram K (N_s x N_s), k(0) and the
+    part Grams A1[i, j] = mean cos<omega, x_i - x_j>, A2 (zeta, cos), A3 = mean sin<nu, x_i - x_j>
+    (= phi(nu) psi(nu)^T): min ||K - xi1 A1 + xi2 A2 + 2 xi3 A3||_F s.t. xi1 - xi2 = k0, xi >= 0,
+    by ``scipy.optimize.lsq_linear`` in (xi2, xi3) after eliminating xi1 = k0 + xi2."""
+    K, A1, A2, A3 = (np.asarray(a, dtype=float) for a in (K, A1, A2, A3))
+    if not (K.shape == A1.shape == A2.shape == A3.shape) or K.ndim != 2:
+        raise ValueError(f"K, A1, A2 and A3 must be matrices of one shape, got {K.shape}, {A1.shape}, "
+                         f"{A2.shape}, {A3.shape}")
     sign = -1.0 if printed_sign else 1.0
     # residual = (K - k0 A1) - xi2 (A1 - A2) + sign 2 xi3 A3
     design = np.column_stack([(A1 - A2).ravel(), (-sign * 2.0 * A3).ravel()])
