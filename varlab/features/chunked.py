@@ -18,6 +18,11 @@ GCWS gives exactly the bits of the in-memory call for every row. RFF gives each 
 features up to the rounding of the matrix product (BLAS may sum the d products of a row in a
 different order for a different number of rows), as a batch of ``RFF.transform`` does.
 
+On dask.distributed, remove ``MALLOC_TRIM_THRESHOLD_`` from the workers' environment
+(``distributed.nanny.pre-spawn-environ``; dask sets it to 65536 by default): it turns glibc's
+adaptive mmap threshold off, and GCWS's hashing tiles then run about 2.5 times slower
+(benchmarks/bench_chunked.py measures both).
+
 An unfitted estimator is fitted first, without looking at the data: ``GCWS.fit()`` draws its
 key; ``RFF.fit`` is given one row of ones of the data's width and dtype (it uses only the
 shape and dtype). Other estimators must be fitted already.
