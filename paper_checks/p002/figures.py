@@ -1,5 +1,7 @@
 """Figures of paper 002 (AsK-RFF). Fig. 1 recomputes the trials of claim ``002.eq12`` with the
-same seeds (the numbers are that claim's)."""
+same seeds (the numbers are that claim's); Fig. 2 and Table 1 show the numbers of claims
+``002.fig2`` and ``002.table1`` (same seeds, the budget's slice: see gram_error.SETTINGS and
+classification.SETTINGS)."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,5 +30,54 @@ def figure1(budget):
         finish_axes(ax, legend_size=7)
     fig.suptitle("002 Fig. 1: Eq. (12) estimates (mean ± sd over 10 trials, 2000 N(0,1) points, "
                  "Ns = 10, sigma = 2) and exact 1-D masses (dashed)")
+    fig.tight_layout()
+    return fig
+
+
+_KCOLOURS = {"shift_gaussian": "C0", "sinh_gaussian": "C1", "cosh_gaussian": "C2"}
+
+
+@figure("002_fig2", source="002 Figure 2 (a)-(b): relative Frobenius error of the AsK-RFF Gram vs M "
+                           "(spambase, letter; ijcnn1 and cod-RNA not shipped offline)")
+def figure2(budget):
+    from . import gram_error
+    results = gram_error.fig2_results(budget.name, budget.random_state)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for ax, name in zip(axes, gram_error.DATASETS):
+        for kernel, colour in _KCOLOURS.items():
+            est, exa, log2m = results[(name, kernel)]
+            ax.errorbar(log2m, est.mean(0), yerr=est.std(0, ddof=1), fmt="o-", color=colour, capsize=3,
+                        label=f"{kernel} (Eq. 12 masses)")
+            ax.plot(log2m, exa.mean(0), ls="--", color=colour, lw=1, label=f"{kernel} (exact masses)")
+        ax.set(xlabel="log2(M/d)", ylabel="||K - K~||_F / ||K||_F", yscale="log", title=name)
+        finish_axes(ax, legend_size=7)
+    n, _, trials = gram_error.SETTINGS.get(budget.name, gram_error.SETTINGS["quick"])
+    fig.suptitle(f"002 Fig. 2: AsK-RFF Gram error on {n} training points (mean ± sd over {trials} trials; "
+                 "sigma = 2, r = 2/d, beta = 0.5 pi/d, Ns = 50)")
+    fig.tight_layout()
+    return fig
+
+
+@figure("002_table1", source="002 Table 1 (spambase, letter): LinearSVC test accuracy, varlab vs printed")
+def table1(budget):
+    from . import classification
+    results = classification.table1(budget.name, budget.random_state)
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    methods = classification.METHODS
+    x = np.arange(len(methods))
+    for ax, name in zip(axes, classification.DATASETS):
+        ours = np.array([results[name][m].mean() for m in methods])
+        sd = np.array([results[name][m].std(ddof=1) for m in methods])
+        paper = np.array([classification.PAPER[name][m] for m in methods])
+        ax.bar(x - 0.2, ours, 0.4, yerr=sd, capsize=3, label="varlab", color="C0")
+        ax.bar(x + 0.2, paper[:, 0], 0.4, yerr=paper[:, 1], capsize=3, label="paper (Table 1)", color="C7")
+        ax.set_xticks(x, [m.replace("_gaussian", "") for m in methods], rotation=45, ha="right", fontsize=8)
+        low = min(ours.min(), paper[:, 0].min())
+        ax.set(ylabel="test accuracy (%)", title=name, ylim=(low - 5, 100))
+        finish_axes(ax, legend_size=8)
+    trials, rows, log2_c, folds = classification.SETTINGS.get(budget.name, classification.SETTINGS["quick"])
+    fig.suptitle(f"002 Table 1: LinearSVC accuracy, M = 2d ({trials} trials; training rows "
+                 + ", ".join(f"{k} {'all' if v is None else v}" for k, v in rows.items())
+                 + f"; {len(log2_c)} C values, {folds}-fold CV)")
     fig.tight_layout()
     return fig
