@@ -64,15 +64,18 @@ class GRFF(ParamsMixin):
     n_components : int, default=100
         s, the number of frequencies drawn from each part.
     sampler : {"iid", "orthogonal"} or a registered sampler name, default="iid"
-    orthogonality : {"mutual", "separate"}, default="mutual"
-        For ``sampler="orthogonal"``: W and V orthogonal to each other, or each on its own.
+    orthogonality : {"mutual", "separate"}, default="separate"
+        For ``sampler="orthogonal"``: W and V orthogonal to each other (004's GORF), or each on its
+        own (the default: claim 004.gorf.mutual_vs_separate finds the cross term H(z) > 0 for the
+        delta-Gaussian, so mutual orthogonality never lowers the variance there, and its blocks of
+        d/2 rows per part give fewer orthogonal pairs for s > d/2).
     random_state : None, int, Generator, SeedSequence or RandomState
 
     Attributes: ``positive_frequencies_`` (s, d), ``negative_frequencies_`` (s or 0, d),
     ``masses_`` (P, N), ``n_features_in_``.
     """
 
-    def __init__(self, kernel=None, n_components=100, *, sampler="iid", orthogonality="mutual",
+    def __init__(self, kernel=None, n_components=100, *, sampler="iid", orthogonality="separate",
                  random_state=None):
         self.kernel = kernel
         self.n_components = n_components

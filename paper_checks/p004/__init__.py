@@ -1,0 +1,9 @@
+"""Paper 004: Q. Luo, K. Fang, J. Yang, X. Huang, "Towards Unbiased Random Features with Lower
+Variance for Stationary Indefinite Kernels" (IJCNN 2021, slides). Importing the package registers
+its claims and figures.
+"""
+from . import claims  # noqa: F401  (defining the claims registers them)
+from . import figures  # noqa: F401
+
+TITLE = ("Q. Luo, K. Fang, J. Yang, X. Huang, \"Towards Unbiased Random Features with Lower "
+         "Variance for Stationary Indefinite Kernels\" (slides)")
