@@ -46,9 +46,9 @@ class HashingSlice:
 
 
 SLICES = {
-    "test": HashingSlice("test", ("segment",), (16, 32, 64), (1, 8), (0.01, 1.0), 2),
+    "test": HashingSlice("test", ("segment",), (16, 32, 64), (1, 8), (0.01, 1.0, 100.0), 2),
     "quick": HashingSlice("quick", ("letter", "segment", "vowel", "magic"), (16, 32, 64, 128), (1, 2, 4, 8),
-                          (0.01, 0.1, 1.0, 10.0), 2),
+                          (0.01, 0.1, 1.0, 10.0, 100.0), 2),
     "full": HashingSlice("full", ("letter", "segment", "vowel", "magic", "satimage", "spambase", "splice"),
                          (16, 32, 64, 128, 256, 512, 1024, 2048, 4096), (1, 2, 4, 8), svm.FULL_CS, 10),
 }
@@ -209,45 +209,44 @@ def dataset_summary(budget: Budget, dataset: str, records=None, svm_recs=None) -
                                     if len(per_rep) > 1 else float("nan"))
         out[f"{method}_bits_kmax"] = storage_bits(method, int(ks[-1]))
         out[f"{method}_fit_s_kmax"] = fit_seconds(records, dataset, method, int(ks[-1]))
+        out[f"_{method}_mean"] = mean
+    halves = [(int(k), out["_gcws_b8_mean"][list(ks).index(k // 2)], out["_nrff_mean"][i])
+              for i, k in enumerate(ks) if k % 2 == 0 and k // 2 in ks]
+    out["gcws_half_k_vs_nrff"] = "; ".join(f"k={k}: GCWS(k/2) {g:.2f} vs NRFF(k) {n:.2f}" for k, g, n in halves)
+    out["gcws_half_k_at_least_nrff"] = bool(halves) and all(g >= n for _, g, n in halves)
+    out["min_gcws_half_minus_nrff"] = min(g - n for _, g, n in halves) if halves else float("nan")
+    del out["_gcws_b8_mean"], out["_nrff_mean"]
     return out
 
 
-def _fewer(summary, k_max) -> bool:
-    """GCWS (b = 8) reaches the common target with at most half NRFF's k (NRFF not reached: its
-    k exceeds k_max, so GCWS's k must be <= k_max / 2)."""
-    kg, kn = summary["gcws_b8_k_common"], summary["nrff_k_common"]
-    if kg is None:
-        return False
-    return 2 * kg <= (k_max if kn is None else kn)
-
-
 @claim("000.sec5.gcws_fewer_samples", source="000, §5 and Figs. 10-16",
-       statement=f"GCWS typically requires substantially fewer samples than NRFF to reach the same "
-                 f"accuracy (varlab: on more than half of the datasets, GCWS with b = 8 reaches the "
-                 f"lower of the GMM and best-tuned RBF kernel-SVM accuracies minus {WITHIN:g} point "
-                 f"with at most half the k NRFF needs; accuracy = mean over repetitions of the best-C "
-                 f"LinearSVC test accuracy; not reached on the k grid = beyond it).")
+       statement="GCWS typically requires substantially fewer samples than NRFF to reach the same "
+                 "accuracy (varlab: on more than half of the datasets, GCWS with b = 8 and k/2 samples "
+                 "is at least as accurate as NRFF with k samples, at every k of the doubling grid; "
+                 "accuracy = mean over repetitions of the best-C LinearSVC test accuracy).")
 def gcws_fewer_samples(run):
-    """k each method needs for the common target, per dataset (and for its own kernel SVM)."""
+    """GCWS(k/2) against NRFF(k) per dataset; beside it the k each needs to come within WITHIN
+    point of its own kernel SVM and of min(GMM, RBF SVM) (censored at the grid's largest k)."""
     name = svm.slice_name(run.budget)
     slice_ = SLICES[name]
     records = hashing_records(run.budget)
     summaries = [dataset_summary(run.budget, dataset, records) for dataset in slice_.datasets]
     k_max = max(slice_.ks)
-    support = [_fewer(s, k_max) for s in summaries]
+    support = [s["gcws_half_k_at_least_nrff"] for s in summaries]
 
     def shown(v):
         return f">{k_max}" if v is None else str(v)
 
     details = [{key: (shown(value) if key.endswith(("_k_common", "_k_own")) else value)
-                for key, value in dict(s, gcws_fewer=flag).items()} for s, flag in zip(summaries, support)]
-
-    parts = [f"{s['dataset']}: GCWS {shown(s['gcws_b8_k_common'])} vs NRFF {shown(s['nrff_k_common'])}"
-             for s in summaries]
+                for key, value in s.items()} for s in summaries]
+    parts = [f"{s['dataset']}: min over k of GCWS(k/2) - NRFF(k) = {s['min_gcws_half_minus_nrff']:+.2f}; "
+             f"k to within {WITHIN:g} of own kernel SVM: GCWS {shown(s['gcws_b8_k_own'])}, NRFF "
+             f"{shown(s['nrff_k_own'])}" for s in summaries]
     summary = (f"slice '{name}' (k in {list(slice_.ks)}, {slice_.repetitions} repetitions, C in "
-               f"{list(slice_.Cs)}): k to reach min(GMM, RBF SVM) - {WITHIN:g}: " + "; ".join(parts) +
-               f"; GCWS needs at most half NRFF's k on {sum(support)} of {len(summaries)} datasets")
-    worst = summaries[int(np.argmin([s["gcws_b8_acc_kmax"] - s["nrff_acc_kmax"] for s in summaries]))]
+               f"{list(slice_.Cs)}): GCWS with half the k is at least as accurate as NRFF on "
+               f"{sum(support)} of {len(summaries)} datasets ("
+               + ", ".join(s["dataset"] for s, ok in zip(summaries, support) if ok) + "); " + "; ".join(parts))
+    worst = summaries[int(np.argmin([s["min_gcws_half_minus_nrff"] for s in summaries]))]
     return run.verdict(sum(support) > len(summaries) / 2, summary, theory=worst["nrff_acc_kmax"],
                        estimate=worst["gcws_b8_acc_kmax"], standard_error=worst["gcws_b8_se_kmax"],
                        details=details)
@@ -295,18 +294,18 @@ def _panels(axes_row, budget: Budget, dataset: str, records, svm_recs):
     NRFF (dashed), the linear SVM (dotted, *) and the kernel SVMs at their best (horizontal)."""
     slice_ = SLICES[svm.slice_name(budget)]
     best = svm.best_results(svm_recs)
-    linear = [100 * next(r["accuracy"] for r in svm_recs if r["dataset"] == dataset and
-                         r["method"] == "linear" and r["C"] == C) for C in slice_.Cs]
+    linear = sorted((r["C"], 100 * r["accuracy"]) for r in svm_recs
+                    if r["dataset"] == dataset and r["method"] == "linear")
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     styles = [(f"gcws_b{b}", f"GCWS b={b}", "-", colours[i]) for i, b in enumerate(slice_.bs)]
-    styles += [("gcws_full", "GCWS full (i*, t*)", "-", "k"), ("nrff", "NRFF", "--", "r")]
+    styles += [("gcws_full", "GCWS full (i*, t*)", "-", "k"), ("nrff", "NRFF", "--", "tab:purple")]
     for column, (ax, k) in enumerate(zip(axes_row, slice_.ks)):
         for method, label, style, colour in styles:
             grid = accuracy_grid(records, dataset, method, slice_)[:, column, :]      # (reps, C)
             se = grid.std(axis=0, ddof=1) / np.sqrt(len(grid)) if len(grid) > 1 else None
             ax.errorbar(slice_.Cs, grid.mean(axis=0), yerr=se, fmt=style, color=colour, lw=1.2,
                         label=f"{label} ({storage_bits(method, k)} bits)")
-        ax.plot(slice_.Cs, linear, ":*", color="grey", label="linear SVM")
+        ax.plot(*zip(*linear), ":*", color="grey", label="linear SVM")
         ax.axhline(100 * best[(dataset, "gmm")]["accuracy"], color="k", lw=0.7, ls="-.", label="GMM kernel SVM")
         ax.axhline(100 * best[(dataset, "rbf")]["accuracy"], color="r", lw=0.7, ls="-.",
                    label=f"RBF kernel SVM (gamma={best[(dataset, 'rbf')]['gamma']:g})")
@@ -368,7 +367,8 @@ def write_table(budget: Budget, records, svm_recs, path, datasets=None) -> None:
     lines += ["", f"k needed to come within {WITHIN:g} point of a target (mean of repetitions; in brackets "
                   "the range over single repetitions):", "",
               "| dataset | linear SVM | GMM SVM | RBF SVM (gamma) | GCWS b=8 -> GMM SVM | NRFF -> RBF SVM | "
-              "target min(GMM, RBF) | GCWS b=8 | NRFF |", "|---|---|---|---|---|---|---|---|---|"]
+              "target min(GMM, RBF) | GCWS b=8 | NRFF | min over k of GCWS(k/2) - NRFF(k) |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
     k_max = max(slice_.ks)
 
     def shown(v):
@@ -381,6 +381,7 @@ def write_table(budget: Budget, records, svm_recs, path, datasets=None) -> None:
                      f"({s['rbf_gamma']:g}) | {shown(s['gcws_b8_k_own'])} [{s['gcws_b8_k_own_reps']}] | "
                      f"{shown(s['nrff_k_own'])} [{s['nrff_k_own_reps']}] | {s['target'] + WITHIN:.2f} | "
                      f"{shown(s['gcws_b8_k_common'])} [{s['gcws_b8_k_common_reps']}] | "
-                     f"{shown(s['nrff_k_common'])} [{s['nrff_k_common_reps']}] |")
+                     f"{shown(s['nrff_k_common'])} [{s['nrff_k_common_reps']}] | "
+                     f"{s['min_gcws_half_minus_nrff']:+.2f} |")
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_text("\n".join(lines) + "\n")
