@@ -209,7 +209,9 @@ orf_variance = Formula(
 def covariance_numeric(law_a, law_b, d, r, nodes=160):
     """E phi_d(sqrt(R_a^2 + R_b^2) r) for independent radial laws (frozen scipy.stats, or arrays
     (nodes, weights)), by tensor Gauss quadrature in the laws' quantiles (varlab; the Bessel term
-    of 004's H(z) and G for non-Gaussian parts). Returns an array over r."""
+    of 004's H(z) and G for non-Gaussian parts). Returns an array over r. Accuracy: about 1e-6
+    absolute at 160 nodes, 2e-7 at 400 (the quantile map is singular at the ends), checked against
+    the closed form in tests/test_orthogonal.py."""
     ra, wa = _nodes(law_a, nodes)
     rb, wb = _nodes(law_b, nodes)
     t = np.sqrt(ra[:, None] ** 2 + rb[None, :] ** 2)

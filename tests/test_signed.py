@@ -1,0 +1,99 @@
+"""Paper 004, signed measures and GRFF/GORF: decompositions, masses, samplers, the feature map
+and the variance theory against the engine."""
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist
+
+from varlab import mc
+from varlab.features import GRFF
+from varlab.mc import Z_MAX
+from varlab.mc.models.signed import GORFModel, GRFFModel
+from varlab.spectral.signed import DeltaGaussian, GaussianMixture, polynomial_total_variation_finite
+from varlab.theory import orthogonal
+from varlab.theory import signed as theory
+
+
+def test_sign_and_jordan_decompositions():
+    sign = DeltaGaussian((1.0, -0.5), (1.0, 1.5))
+    jordan = DeltaGaussian((1.0, -0.5), (1.0, 1.5), decomposition="jordan", dimension=3)
+    for m in (sign, jordan):
+        masses = m.total_masses()
+        assert masses["positive"] - masses["negative"] == pytest.approx(0.5, abs=1e-10)
+    assert jordan.total_mass() < sign.total_mass()        # the minimal decomposition
+    z = np.array([[0.3, 0.0, 0.0], [1.0, 1.0, 0.0]])
+    np.testing.assert_allclose(sign.kernel(z), sign.kernel_of_distance(np.linalg.norm(z, axis=1)), rtol=1e-12)
+    np.testing.assert_allclose(jordan.kernel(z), sign.kernel(z), atol=1e-4)   # 200-node quadrature
+
+
+def test_jordan_rejection_sampler_reproduces_the_kernel():
+    m = DeltaGaussian((1.0, -0.5), (1.0, 1.5), decomposition="jordan", dimension=3)
+    n = 40000
+    W = m.rvs_part("positive", n, 3, random_state=0)
+    V = m.rvs_part("negative", n, 3, random_state=1)
+    z = np.array([0.8, 0.0, 0.0])
+    masses = m.total_masses()
+    a, b = np.cos(W @ z), np.cos(V @ z)
+    estimate = masses["positive"] * a.mean() - masses["negative"] * b.mean()
+    se = np.sqrt(masses["positive"] ** 2 * a.var() / n + masses["negative"] ** 2 * b.var() / n)
+    assert abs(estimate - m.kernel_of_distance(0.8)) <= Z_MAX * se
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="dimension"):
+        DeltaGaussian(decomposition="jordan")
+    with pytest.raises(ValueError, match="decomposition"):
+        DeltaGaussian(decomposition="best")
+    with pytest.raises(ValueError, match="same length"):
+        GaussianMixture((1.0, 2.0), (1.0,))
+    with pytest.raises(ValueError, match="orthogonality"):
+        GRFF(n_components=4, sampler="orthogonal", orthogonality="some").fit(np.ones((2, 4)))
+    with pytest.raises(ValueError, match="n_components"):
+        GRFF(n_components=0).fit(np.ones((2, 4)))
+    with pytest.raises(ValueError, match="not fitted"):
+        GRFF().left(np.ones((2, 4)))
+
+
+def test_polynomial_kernel_total_variation():
+    assert polynomial_total_variation_finite(2, 1) and not polynomial_total_variation_finite(16, 1)
+
+
+@pytest.mark.parametrize("sampler, orthogonality", [("iid", "separate"), ("orthogonal", "mutual"),
+                                                    ("orthogonal", "separate")])
+def test_grff_left_right_estimate_the_kernel(sampler, orthogonality):
+    X = np.random.default_rng(0).standard_normal((6, 8)) * 0.4
+    Y = np.random.default_rng(1).standard_normal((5, 8)) * 0.4
+    K = DeltaGaussian().kernel_of_distance(cdist(X, Y))
+    estimates = np.array([GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality,
+                               random_state=seed).fit(X).left(X) @
+                          GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality,
+                               random_state=seed).fit(X).right(Y).T for seed in range(600)])
+    assert estimates.shape[1:] == (6, 5)
+    se = estimates.std(axis=0, ddof=1) / np.sqrt(len(estimates))
+    assert np.all(np.abs(estimates.mean(axis=0) - K) <= Z_MAX * se + 1e-12)
+
+
+def test_mutual_rows_are_orthogonal():
+    f = GRFF(n_components=4, sampler="orthogonal", orthogonality="mutual", random_state=0).fit(np.ones((1, 8)))
+    rows = np.vstack([f.positive_frequencies_, f.negative_frequencies_])
+    gram = rows @ rows.T
+    np.testing.assert_allclose(gram - np.diag(np.diag(gram)), 0.0, atol=1e-12)
+
+
+def test_variance_theory_single_gaussian_part_uses_the_closed_form():
+    part = GaussianMixture((1.0,), (2.0,))
+    np.testing.assert_allclose(theory.part_covariance(part, 6, np.array([1.0, 3.0])),
+                               orthogonal.pair_covariance(dimension=6, distance=np.array([0.5, 1.5])))
+    two = GaussianMixture((0.5, 0.5), (2.0, 2.0))                        # same law, quadrature path
+    law = two.norm_law(6)
+    numeric = orthogonal.covariance_numeric(law.quadrature(160), law.quadrature(160), 6, [1.0, 3.0])
+    np.testing.assert_allclose(numeric - two.kernel_of_distance(np.array([1.0, 3.0])) ** 2,
+                               orthogonal.pair_covariance(dimension=6, distance=np.array([0.5, 1.5])), atol=2e-6)
+
+
+def test_engine_agrees_with_the_variances_and_the_sampler_path():
+    grid = dict(k=[2, 4, 12], dimension=8, distance=[1.0], n_repetitions=4000, random_state=4)
+    for model in (GRFFModel(), GORFModel(), GORFModel(through_sampler=True)):
+        result = mc.simulate(model, **grid)
+        assert np.all(np.abs(result.mean - result.target) <= Z_MAX * result.se_mean)
+        z = (result.variance - result.theory["variance"]) / result.se_variance
+        assert np.all(np.abs(z) <= Z_MAX), (model, z)
