@@ -172,3 +172,14 @@ def test_bad_arguments_name_the_parameter():
 
     with pytest.raises(NotFittedError, match="not fitted"):
         list(transform_chunks(Unfitted(), [X]))
+
+
+@pytest.mark.parametrize("form", ["coo", "dia", "bsr", "dok", "lil", "csc"])
+def test_every_sparse_format_is_sliced_into_row_blocks(form):
+    """Found by tests/test_fuzz_api.py: coo/dia input gave "'coo_matrix' object is not
+    subscriptable" (TypeError without a parameter), dok/bsr NotImplementedError."""
+    X = _block(1, 9, width=40, nnz=5)
+    gcws = GCWS(8, random_state=0)
+    i_star, t_star = hash_chunks(gcws, X.asformat(form), chunk_rows=4)
+    np.testing.assert_array_equal(i_star, gcws.hash(X)[0])
+    np.testing.assert_array_equal(t_star, gcws.hash(X)[1])

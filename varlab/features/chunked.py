@@ -185,6 +185,8 @@ def transform_chunks(estimator, X, *, method: str = "transform", chunk_rows=None
     if sp.issparse(X) or isinstance(X, np.ndarray):
         if X.ndim != 2:
             raise ValueError(f"X must be 2-d (rows, n_features), got shape {X.shape}")
+        if sp.issparse(X) and X.format != "csr":
+            X = sp.csr_matrix(X)                     # row slices (coo, dia, bsr, dok, lil, csc)
         return _stack(list(_generate(estimator, method, _blocks(X, chunk_rows))))
     if isinstance(X, (str, bytes)) or not isinstance(X, Iterable):
         raise TypeError("X must be a dask array, a numpy array, a scipy.sparse matrix or an iterable "
