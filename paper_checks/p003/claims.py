@@ -331,9 +331,10 @@ def mm_beats_mc_cosine(run):
                  "dimension.")
 def fewer_features(run):
     """For m in {d + 1, 4(d + 1), 4096}: the smallest m' >= d + 1 on a grid (every m' < 64, then
-    160 log-spaced values) with MSE_MM(m') <= V_MC(m) (exact law, divisor m - 1)."""
+    160 log-spaced values, and every d + 1, 4(d + 1)) with MSE_MM(m') <= V_MC(m) (exact law, divisor m - 1)."""
     rows, ok = [], True
-    grid = np.unique(np.concatenate([np.arange(2, 64), np.round(np.logspace(np.log10(64), np.log10(4096), 160))])).astype(int)
+    grid = np.unique(np.concatenate([np.arange(2, 64), np.round(np.logspace(np.log10(64), np.log10(4096), 160)),
+                                     [d + 1 for d in BEAT_D], [4 * (d + 1) for d in BEAT_D]])).astype(int)
     mses = {s: theory.mm_moments(s, grid, "m-1")["mse"] for s in S_GRID}
     for d in BEAT_D:
         for s in S_GRID:
