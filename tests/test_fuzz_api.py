@@ -32,10 +32,10 @@ settings.load_profile(os.environ.get("VARLAB_FUZZ_PROFILE", "default"))
 
 # Objects kept out of the default profile because they fail it (owned by other engineers;
 # reported to the lead). VARLAB_FUZZ_ALL=1 fuzzes them too.
-EXCLUDED_MODELS: set = set()
-EXCLUDED_SAMPLERS: set = set()
+EXCLUDED_MODELS: set = {"askrff", "askrff_feature_map", "askrff_part"}   # distance=1e308: non-finite estimate
+EXCLUDED_SAMPLERS: set = {"moment_matching"}          # RFF gamma=5e-324: OverflowError
 EXCLUDED_MEASURES: set = set()
-EXCLUDED_FORMULA_PREFIXES: tuple = ()
+EXCLUDED_FORMULA_PREFIXES: tuple = ("asymmetric.",)   # cos_negative_mass(spread=5e-324): NaN
 # the orthogonal samplers allocate (blocks, p, p) for dimension p even for k = 1 or 2 (MemoryError,
 # or the OOM killer at dimension 10^6, instead of a refusal up front): dimensions are capped here
 MAX_DIMENSION = 1024
@@ -428,3 +428,19 @@ def test_unknown_data_set_names_the_parameter():
     """datasets.load('') said "unknown data set ''" without naming ``name``."""
     with pytest.raises(ValueError, match=r"name: unknown data set ''"):
         datasets.load("")
+
+
+@pytest.mark.parametrize("X", [np.array([[1 + 1j]]), sp.csr_matrix(np.array([[1j, 0]])), [[1.0, 2.0]]])
+def test_rff_adapter_messages_name_x(X):
+    """RFFTransformer.fit on complex data raised scikit-learn's "Complex data not supported"
+    (a ValueError naming no parameter); it now says "X: ..." as GCWSTransformer does."""
+    pytest.importorskip("sklearn")
+    from varlab.adapters.rff import RFFTransformer
+
+    if isinstance(X, list):
+        fitted = RFFTransformer(n_components=3, random_state=0).fit(X)
+        with pytest.raises(ValueError, match=r"\bX\b"):
+            fitted.transform([[1.0]])
+        return
+    with pytest.raises(ValueError, match=r"^X: Complex data not supported"):
+        RFFTransformer(n_components=3).fit(X)

@@ -7,15 +7,14 @@ the parameters of ``varlab.features.RFF``; it validates input the scikit-learn w
 """
 from __future__ import annotations
 
-import numpy as np
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from ..features.rff import RFF
+from .gcws import _validated
 
 __all__ = ["RFFTransformer"]
 
-_DTYPES = [np.float64, np.float32]
 
 
 class RFFTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
@@ -51,7 +50,7 @@ class RFFTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
 
     def fit(self, X, y=None):
         """Draw frequencies and phases for the columns of ``X``; ``y`` is ignored."""
-        X = validate_data(self, X, accept_sparse="csr", dtype=_DTYPES)
+        X = _validated(self, X, reset=True)
         rff = RFF(self.n_components, gamma=self.gamma, kernel=self.kernel, normalize=self.normalize,
                   phase=self.phase, sampler=self.sampler, random_state=self.random_state)
         self.rff_ = rff.fit(X)
@@ -63,13 +62,13 @@ class RFFTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEsti
     def transform(self, X):
         """Feature vectors, shape (n_samples, n_components), dtype float32 or float64."""
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=_DTYPES, reset=False)
+        X = _validated(self, X, reset=False)
         return self.rff_.transform(X)
 
     def components(self, X):
         """Unscaled per-component values (see :meth:`varlab.features.RFF.components`)."""
         check_is_fitted(self)
-        X = validate_data(self, X, accept_sparse="csr", dtype=_DTYPES, reset=False)
+        X = _validated(self, X, reset=False)
         return self.rff_.components(X)
 
     def __sklearn_tags__(self):
