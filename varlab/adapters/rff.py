@@ -16,7 +16,6 @@ from .gcws import _validated
 __all__ = ["RFFTransformer"]
 
 
-
 class RFFTransformer(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Random Fourier features (RFF, NRFF, no-phase) as a scikit-learn transformer.
 
