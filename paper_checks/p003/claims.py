@@ -348,7 +348,9 @@ def fewer_features(run):
                 rows.append(dict(d=d, s=s, m_mc=m, m_mm_needed=needed))
                 ok &= needed is not None and needed <= m
     bad = [row for row in rows if row["m_mm_needed"] is None or row["m_mm_needed"] > row["m_mc"]]
-    summary = ("MM needs m' <= m features to match MC's MSE with m features at every point" if ok else
+    summary = ("at s in {S_GRID} (k >= 0.14), d in {BEAT_D}, m in {{d+1, 4(d+1), 4096}}: MM needs m' <= m "
+               "features to match MC's MSE with m features at every point (at larger s and small m MM "
+               "can be worse than MC: claim 003.mm_beats_mc)".format(S_GRID=S_GRID, BEAT_D=BEAT_D) if ok else
                f"MM needs more features than MC at {len(bad)} points, e.g. {bad[:2]}")
     summary += ("; MM needs m >= d + 1 in any case (the sample covariance is singular otherwise), so "
                 "at m <= d only MC (or the diagonal fallback) is available")
