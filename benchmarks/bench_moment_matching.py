@@ -67,10 +67,13 @@ def main(argv=None) -> int:
                 iid_transform = transform
             lines.append(f"| {name} | {fits[name]:.3f} | {transform:.3f} | {fits[name] / transform:.3f} |")
             print(lines[-1], flush=True)
-        whitening = fits["moment_matching"] - fits["iid"]
+        W = np.random.default_rng(0).standard_normal((m, d))
+        whitening = best(lambda: moment_match(W), max(3, args.repeats))
         share = whitening / iid_transform
-        lines += ["", f"MM whitening (fit_MM - fit_iid) = {whitening:.3f} s = {100 * share:.1f}% of the "
-                      f"transform (target < 10%: {'met' if share < 0.10 else 'NOT met'}).", ""]
+        lines += ["", f"MM whitening (``moment_match`` of the {m} x {d} draw, timed alone, best of "
+                      f"{max(3, args.repeats)}) = {whitening:.3f} s = {100 * share:.1f}% of the iid "
+                      f"transform (target < 10%: {'met' if share < 0.10 else 'NOT met'}); fit_MM - "
+                      f"fit_iid = {fits['moment_matching'] - fits['iid']:.3f} s.", ""]
 
         # engine vs raw numpy loop on the MM model
         dd, mm_, reps, s = 50, 64, 4000, 1.0
