@@ -21,6 +21,10 @@ EXPECTED_CONTRADICTED = {"000.eq13.zero_bit", "000.fig4", "000.thm3.k_above_10"}
 #: paper 000's real-data claims come out contradicted on varlab's small slices (test and quick):
 #: GMM beats the best RBF on 0 of 1 / 2 of 7 sets; NRFF is ahead of GCWS at k/2 everywhere
 EXPECTED_CONTRADICTED |= {"000.tables12.gmm_beats_rbf", "000.sec5.gcws_fewer_samples"}
+#: paper 004: the printed "Theorem 5" is wrong; ORF/GORF are not lower everywhere; mutual
+#: orthogonality of GORF is worse than orthogonalising each part (see the 004 report)
+EXPECTED_CONTRADICTED |= {"004.thm5.printed", "004.orf.below_rff", "004.gorf.below_grff",
+                          "004.gorf.mutual_vs_separate"}
 ALL_CLAIMS = claims.claims()
 
 
@@ -32,7 +36,14 @@ def _unit_run(budget=Budget("unit", 10)) -> ClaimRun:
     return ClaimRun(Claim("unit.claim", "src", "stmt", None), budget)
 
 
-@pytest.mark.parametrize("claim", ALL_CLAIMS, ids=[claim.id for claim in ALL_CLAIMS])
+#: papers 002-004 run their claims in their own test modules (tests/test_asymmetric.py,
+#: test_moment_matching.py, test_orthogonal.py, test_signed.py) and in `make reproduce`; running
+#: every claim of every paper here would take `make test` past its 10-minute budget
+SUITE_CLAIMS = [c for c in ALL_CLAIMS if c.paper in ("000", "001")
+                and not c.id.startswith(("000.tables12", "000.sec5"))]
+
+
+@pytest.mark.parametrize("claim", SUITE_CLAIMS, ids=[claim.id for claim in SUITE_CLAIMS])
 def test_claim_verdict_at_test_budget(claim):
     verdict = claim.run("test")
     expected = CONTRADICTED if claim.id in EXPECTED_CONTRADICTED else CONFIRMED

@@ -12,7 +12,9 @@ from varlab.claims import Budget
 from varlab.theory import gcws, nrff, rff
 
 BUDGET = Budget("figure-test", 200)
-FIGURES = plotting.figures()
+#: papers 002-004 build their figures from real-data experiments (minutes at any budget); their
+#: own test modules check the numbers behind them and `make reproduce` builds them
+FIGURES = [f for f in plotting.figures() if f.paper in ("000", "001")]
 
 
 def _gamma(label):

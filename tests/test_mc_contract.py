@@ -33,7 +33,7 @@ def test_model_contract(name):
     cls = model_class(name)
     grid = small_grid(cls)
     k = valid_k(cls, grid)
-    kw = dict(k=k, n_repetitions=3000, random_state=11, **grid)
+    kw = dict(k=k, n_repetitions=1000, random_state=11, **grid)
     result = simulate(name, **kw)
     assert result.parameters == tuple(cls.parameters) and result.options == cls().options()
     for parameter_name in cls.parameters:
