@@ -219,7 +219,8 @@ class ProjectedPart(SpectralMeasure):
         out = np.empty((n, d))
         filled, proposals = 0, 0
         while filled < n:
-            batch = max(16, int(1.2 * (n - filled) / self.acceptance_rate))
+            # proposals in blocks of at most 2^22 numbers, so memory stays bounded at low acceptance
+            batch = min(max(16, int(1.2 * (n - filled) / self.acceptance_rate)), max(16, 2 ** 22 // d))
             w = rng.standard_normal((batch, d)) / self.sigma
             accepted = (np.arange(batch) if self.h == "one"
                         else np.flatnonzero(rng.random(batch) < _h(self.h, w @ self.c)))
