@@ -111,7 +111,7 @@ def test_new_sampler_is_one_class_with_one_method(registry):
     with pytest.raises(ValueError, match="already registered"):
         class Other(Sampler, name="iid"):
             pass
-    with pytest.raises(TypeError, match="non-empty string"):
+    with pytest.raises(ValueError, match="non-empty string"):
         class Unnamed(Sampler, name=""):
             pass
 

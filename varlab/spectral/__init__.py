@@ -31,38 +31,25 @@ True
 """
 from __future__ import annotations
 
-import importlib
 import math
-import pkgutil
 
 import numpy as np
 import scipy.stats
 
 from .. import _random, _validate
+from .._registry import Registry
 from ..theory.parameters import parameter
 
 __all__ = ["SpectralMeasure", "RadialMeasure", "Gaussian", "SignedMeasure", "ComplexMeasure",
            "as_signed", "as_complex", "measures", "get_measure"]
 
-_REGISTRY: dict[str, type] = {}
+_REGISTRY = Registry("spectral measure", __name__)
 _KINDS = ("probability", "signed", "complex")
 
 
 def _register(cls, name):
-    if not isinstance(name, str) or not name:
-        raise TypeError(f"a measure's name must be a non-empty string, got {name!r}")
-    old = _REGISTRY.get(name)
-    if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
-        raise ValueError(f"a spectral measure named {name!r} is already registered ({old.__qualname__})")
-    _REGISTRY[name] = cls
+    _REGISTRY.add(cls, name)
     cls.name = name
-
-
-def _load_modules() -> None:
-    """Import every module of this package: defining a measure class registers it (one module per
-    family; the Gaussian and the base classes live here)."""
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
 
 
 def measures(kind: str | None = None) -> dict[str, type]:
@@ -70,15 +57,14 @@ def measures(kind: str | None = None) -> dict[str, type]:
     ("probability", "signed" or "complex"). Each registered class can be built with no arguments."""
     if kind is not None:
         _validate.choice(kind, "kind", _KINDS)
-    _load_modules()
-    return {name: cls for name, cls in sorted(_REGISTRY.items()) if kind is None or cls.kind == kind}
+    return {name: cls for name, cls in _REGISTRY.by_name().items() if kind is None or cls.kind == kind}
 
 
 def get_measure(name: str, **parameters):
     """An instance of the registered measure ``name`` with the given parameters."""
     if not isinstance(name, str):
         raise TypeError(f"name must be a string naming a spectral measure, got {name!r}")
-    _load_modules()
+    _REGISTRY.load()
     try:
         cls = _REGISTRY[name]
     except KeyError:

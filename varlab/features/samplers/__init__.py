@@ -26,31 +26,21 @@ True
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
 import numpy as np
 
 from ... import _random
+from ..._registry import Registry
 from ...spectral import SpectralMeasure, _count
 from .._base import ParamsMixin
 
 __all__ = ["Sampler", "IID", "get_sampler", "available_samplers"]
 
-_REGISTRY: dict[str, type] = {}
-
-
-def _load_modules() -> None:
-    """Import every module of this package: defining a sampler class registers it (one module
-    per family: iid here, the others beside it)."""
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+_REGISTRY = Registry("sampler", __name__)
 
 
 def available_samplers() -> dict[str, type]:
     """The registered sampler classes, by name (sorted)."""
-    _load_modules()
-    return dict(sorted(_REGISTRY.items()))
+    return _REGISTRY.by_name()
 
 
 def get_sampler(sampler, **options) -> "Sampler":
@@ -61,7 +51,7 @@ def get_sampler(sampler, **options) -> "Sampler":
             raise TypeError(f"options {sorted(options)} cannot be passed with a Sampler instance "
                             f"({sampler!r}); set them on the instance")
         return sampler
-    _load_modules()
+    _REGISTRY.load()
     if not isinstance(sampler, str):
         raise TypeError(f"sampler must be a Sampler instance or one of {sorted(_REGISTRY)}, got {sampler!r}")
     try:
@@ -98,12 +88,7 @@ class Sampler(ParamsMixin):
         super().__init_subclass__(**kwargs)
         if name is None:
             return
-        if not isinstance(name, str) or not name:
-            raise TypeError(f"a sampler's name must be a non-empty string, got {name!r}")
-        old = _REGISTRY.get(name)
-        if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
-            raise ValueError(f"a sampler named {name!r} is already registered ({old.__qualname__})")
-        _REGISTRY[name] = cls
+        _REGISTRY.add(cls, name)
         cls.name = name
 
     def frequencies(self, measure, m, d, random_state=None) -> np.ndarray:

@@ -41,12 +41,12 @@ Models must be picklable (defined at module level) to run with process backends.
 """
 from __future__ import annotations
 
-import importlib
 import inspect
-import pkgutil
 from typing import Callable
 
 import numpy as np
+
+from ..._registry import Registry
 
 __all__ = ["Model", "Workspace", "register", "get_model", "available_models", "model_class"]
 
@@ -69,7 +69,7 @@ class Workspace:
         return array
 
 
-_REGISTRY: dict[str, type] = {}
+_REGISTRY = Registry("model", __name__)
 
 
 class Model:
@@ -147,33 +147,17 @@ def register(cls: type, name: str | None = None) -> type:
     """Register a Model subclass under ``name`` (default ``cls.name``); done automatically on
     definition. Re-defining the same class (same module and qualified name) replaces it; a
     different class under a taken name is an error."""
-    name = cls.name if name is None else name
-    if not isinstance(name, str) or not name:
-        raise ValueError(f"model name must be a non-empty string, got {name!r}")
-    old = _REGISTRY.get(name)
-    if old is not None and (old.__module__, old.__qualname__) != (cls.__module__, cls.__qualname__):
-        raise ValueError(f"a model named {name!r} is already registered ({old.__module__}."
-                         f"{old.__qualname__})")
-    _REGISTRY[name] = cls
-    return cls
-
-
-def _load_families() -> None:
-    """Import every module of this package (defining the models registers them)."""
-    for info in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{info.name}")
+    return _REGISTRY.add(cls, cls.name if name is None else name)
 
 
 def available_models() -> list[str]:
     """Names accepted by ``simulate(model=...)``."""
-    _load_families()
-    return sorted(_REGISTRY)
+    return list(_REGISTRY.by_name())
 
 
 def model_class(name: str) -> type:
     """The registered class ``name`` (ValueError listing the names otherwise)."""
-    _load_families()
-    if name not in _REGISTRY:
+    if name not in _REGISTRY.load():
         raise ValueError(f"model must be one of {available_models()} or a Model instance, "
                          f"got {name!r}")
     return _REGISTRY[name]
