@@ -1,0 +1,413 @@
+"""Experiments of paper 004 (slides, "Experiments"): Table II (relative Frobenius error of the Gram
+matrix, GRFF vs GORF) and the analogue of Tables III-IV (regression on the random features).
+
+**Table II.** For each data set, n rows of the training split (a seeded subset, fixed per budget)
+are scaled to unit l2 norm (the polynomial kernel is stationary only on the sphere; the
+delta-Gaussian uses the same rows: with |x - y| <= 2 its error levels match the slides', e.g.
+GRFF at s = d/2 on letter: sqrt(V(1)/s)/|k(1)| = 0.40, printed 0.39). The slides do not state n;
+the expected relative error depends on the data only through the distribution of the pairwise
+distances (the n diagonal entries are exact), so n = 1000 at the full budget (as in the GRFF
+literature and 002's Fig. 2) and 300 at quick. Each trial draws new frequencies: K~ =
+left(X) right(X)^T of ``varlab.features.GRFF`` with s frequencies per part, error
+||K - K~||_F / ||K||_F, mean +- sd over 10 trials. Methods: GRFF (i.i.d.), GORF as on the slides
+(W and V mutually orthogonal, ``orthogonality="mutual"``) and varlab's GORF (each part orthogonal
+on its own, ``"separate"``). Data: letter (16-d) as on the slides; optdigits (64-d) in place of
+usps (256-d; the slides' usps numbers are printed beside it, labelled); ijcnn1 is not shipped
+offline. Kernels: the delta-Gaussian (a = (1, -1), sigma = (1, 10)).
+
+**Regression (Tables III-IV analogue).** scikit-learn's diabetes (d = 10, 442 rows) in place of
+housing (d = 13; not shipped offline): each trial splits the rows 80/20 at random (housing's
+405/101), standardises the columns on the training part and scales rows to unit norm, draws s
+frequencies (s = 2d, 4d, 8d) and fits ridge regression on the real feature map
+left(x) = [sqrt(P) cos Wx, sqrt(P) sin Wx, sqrt(N) cos Vx, sqrt(N) sin Vx] / sqrt(s) (004's psi
+with the i dropped: a linear model on these columns spans the functions sum_j alpha_j k~(x_j, .)
+of the indefinite kernel; its ridge penalty is the RKHS norm of P k+ + N k-). The ridge
+parameter is chosen by 5-fold cross-validation on the training part over 17 values
+10^-6..10^2 (scikit-learn's RidgeCV, intercept fitted), then refitted on the whole training
+part; RMSE on the test part in the target's units (diabetes: disease progression, sd 77; the
+slides' housing RMSEs are in $1000s and are printed beside for reference only). SRF and DIGMM
+are out of scope.
+"""
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from scipy.spatial.distance import cdist, pdist
+from sklearn.linear_model import RidgeCV
+from sklearn.model_selection import KFold
+from threadpoolctl import threadpool_limits
+
+from varlab import _random, datasets
+from varlab.claims import claim, t_threshold
+from varlab.features import GRFF
+from varlab.plotting import figure, plt
+from varlab.spectral.signed import DeltaGaussian
+from varlab.theory import signed as signed_theory
+
+#: budget -> sizes; the slides: 10 trials (Table II, Tables III-IV)
+SETTINGS = {
+    "test": dict(n=150, trials=4, regression_trials=3),
+    "quick": dict(n=300, trials=10, regression_trials=5),
+    "full": dict(n=1000, trials=10, regression_trials=10),
+}
+DATASETS = ("letter", "optdigits")
+#: the slides' data set printed beside each of ours
+SLIDES_SET = {"letter": "letter", "optdigits": "usps"}
+REGRESSION_SET = "diabetes"
+FACTORS = (0.5, 1, 2, 8)                 # s = d/2, d, 2d, 8d (Table II)
+REGRESSION_FACTORS = (2, 4, 8)           # s = 2d, 4d, 8d (Tables III-IV)
+ALPHAS = np.logspace(-6, 2, 17)
+FOLDS = 5
+#: method -> GRFF options
+METHODS = {"GRFF": dict(sampler="iid"),
+           "GORF": dict(sampler="orthogonal", orthogonality="mutual"),
+           "GORF-separate": dict(sampler="orthogonal", orthogonality="separate")}
+#: method -> the orthogonality argument of theory.signed.estimator_variance
+ORTHOGONALITY = {"GRFF": "iid", "GORF": "mutual", "GORF-separate": "separate"}
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """A kernel of the tables: its signed measure in R^d and its exact value at a distance."""
+
+    name: str
+    label: str
+    measure: Callable[[int], object]
+    exact: Callable[[np.ndarray], np.ndarray]
+    #: theory.signed Formula per method (None: no exact variance for this kernel)
+    variance: Callable | None = None
+
+
+def _delta_variance(method, d, r, s):
+    if method == "GRFF":
+        return signed_theory.grff_variance(distance=r, k=s)
+    formula = signed_theory.gorf_variance_mutual if method == "GORF" else signed_theory.gorf_variance
+    return formula(dimension=d, distance=r, k=s)
+
+
+_DELTA = DeltaGaussian()
+KERNELS = {
+    "delta_gaussian": Kernel("delta_gaussian", "delta-Gaussian (a = (1, -1), sigma = (1, 10))",
+                             lambda d: _DELTA, _DELTA.kernel_of_distance, _delta_variance),
+}
+
+#: Table II as printed (mean, sd): kernel -> slides' data set -> method -> (s = d/2, d, 2d, 8d)
+SLIDES_TABLE2 = {
+    "polynomial_sphere": {
+        "letter": {"GRFF": ((0.0859, 0.0309), (0.0547, 0.0078), (0.0469, 0.0109), (0.0261, 0.0059)),
+                   "GORF": ((0.0716, 0.0175), (0.0495, 0.0139), (0.0360, 0.0110), (0.0231, 0.0078))},
+        "ijcnn1": {"GRFF": ((0.1159, 0.0158), (0.0907, 0.0194), (0.0794, 0.0142), (0.0433, 0.0059)),
+                   "GORF": ((0.1072, 0.0228), (0.0775, 0.0204), (0.0487, 0.0155), (0.0397, 0.0135))},
+        "usps": {"GRFF": ((0.0270, 0.0056), (0.0213, 0.0063), (0.0160, 0.0029), (0.0137, 0.0020)),
+                 "GORF": ((0.0251, 0.0078), (0.0194, 0.0087), (0.0143, 0.0030), (0.0137, 0.0016))},
+    },
+    "delta_gaussian": {
+        "letter": {"GRFF": ((0.3918, 0.0428), (0.2736, 0.0345), (0.1887, 0.0201), (0.1017, 0.0088)),
+                   "GORF": ((0.3154, 0.0424), (0.1133, 0.0181), (0.0760, 0.0090), (0.0376, 0.0039))},
+        "ijcnn1": {"GRFF": ((0.2924, 0.0188), (0.2171, 0.0222), (0.1504, 0.0134), (0.0757, 0.0081)),
+                   "GORF": ((0.2415, 0.0190), (0.1026, 0.0129), (0.0739, 0.0065), (0.0383, 0.0022))},
+        "usps": {"GRFF": ((0.1005, 0.0061), (0.0690, 0.0050), (0.0500, 0.0024), (0.0253, 0.0023)),
+                 "GORF": ((0.0724, 0.0049), (0.0235, 0.0009), (0.0166, 0.0008), (0.0083, 0.0003))},
+    },
+}
+#: Tables III (polynomial) and IV (delta-Gaussian) as printed, housing: method -> (s = 2d, 4d, 8d)
+SLIDES_REGRESSION = {
+    "polynomial_sphere": {"RM": ((7.153, 1.772), (5.436, 0.917), (4.491, 0.008)),
+                          "TS": ((5.414, 0.879), (4.772, 0.177), (4.657, 0.316)),
+                          "SRF": ((4.391, 0.368), (3.906, 0.219), (3.555, 0.130)),
+                          "DIGMM": ((4.897, 0.368), (4.130, 0.324), (4.000, 0.475)),
+                          "GORF": ((4.079, 0.233), (3.817, 0.204), (3.472, 0.137))},
+    "delta_gaussian": {"SRF": ((5.432, 0.729), (3.845, 0.379), (3.321, 0.274)),
+                       "GORF": ((3.739, 0.360), (3.474, 0.330), (3.164, 0.452))},
+}
+
+
+def settings(budget_name: str) -> dict:
+    return SETTINGS.get(budget_name.split("/")[0], SETTINGS["quick"])
+
+
+def unit_rows(X) -> np.ndarray:
+    """Rows scaled to unit l2 norm (the data sets used here have no zero row)."""
+    X = np.asarray(X, dtype=np.float64)
+    return X / np.linalg.norm(X, axis=1, keepdims=True)
+
+
+@functools.lru_cache(maxsize=None)
+def table2_rows(name: str, n: int, random_state: int) -> np.ndarray:
+    """n rows of the training split of ``name`` (seeded subset), on the unit sphere."""
+    ds = datasets.load(name)
+    rng = np.random.default_rng(np.random.SeedSequence([random_state, _random.stable_hash(f"004.table2-{name}")]))
+    keep = np.sort(rng.choice(ds.X_train.shape[0], size=min(n, ds.X_train.shape[0]), replace=False))
+    return unit_rows(ds.X_train[keep])
+
+
+def sizes(d: int, factors=FACTORS) -> list[int]:
+    """s = factor * d (at least 1)."""
+    return [max(1, int(round(f * d))) for f in factors]
+
+
+def _seed(random_state, *labels):
+    return np.random.SeedSequence([random_state, _random.stable_hash("-".join(map(str, labels)))])
+
+
+@threadpool_limits.wrap(limits=1)
+def gram_errors(kernel: Kernel, X, methods, s_values, trials: int, random_state: int, label: str) -> dict:
+    """{method: (trials, len(s_values)) relative Frobenius errors ||K - K~||_F / ||K||_F}; trial t of
+    (method, s) is seeded by (random_state, label, method, s, t)."""
+    d = X.shape[1]
+    K = kernel.exact(cdist(X, X))
+    norm = np.linalg.norm(K)
+    measure = kernel.measure(d)
+    out = {}
+    for method in methods:
+        errors = np.empty((trials, len(s_values)))
+        for j, s in enumerate(s_values):
+            for t in range(trials):       # each trial draws new frequencies
+                maps = GRFF(measure, n_components=s, random_state=_seed(random_state, label, method, s, t),
+                            **METHODS[method]).fit(X)
+                errors[t, j] = np.linalg.norm(K - maps.kernel_estimate(X)) / norm
+        out[method] = errors
+    return out
+
+
+def theory_squared_error(kernel: Kernel, method: str, X, s: int, grid: int = 4001) -> float:
+    """E ||K - K~||_F^2 / ||K||_F^2 = sum_{i != j} Var K~_ij / ||K||_F^2 (K~ unbiased, exact on the
+    diagonal), with the variance as a function of |x_i - x_j| from theory.signed on a fine grid
+    (linear interpolation; relative error < 1e-6)."""
+    d = X.shape[1]
+    r = pdist(X)
+    nodes = np.linspace(0.0, r.max() * (1 + 1e-12), grid)
+    variance = np.interp(r, nodes, kernel.variance(method, d, nodes, s))
+    K = kernel.exact(cdist(X, X))
+    return 2.0 * variance.sum() / np.sum(K * K)
+
+
+@functools.lru_cache(maxsize=None)
+def table2(budget_name: str, random_state: int) -> dict:
+    """{(kernel, data): {"s": s values, "d": d, method: (trials, 4) errors}} at the budget."""
+    size = settings(budget_name)
+    out = {}
+    for kname, kernel in KERNELS.items():
+        for name in DATASETS:
+            X = table2_rows(name, size["n"], random_state)
+            s_values = sizes(X.shape[1])
+            errors = gram_errors(kernel, X, tuple(METHODS), s_values, size["trials"], random_state,
+                                 f"004.table2-{kname}-{name}")
+            out[(kname, name)] = dict(s=s_values, d=X.shape[1], **errors)
+    return out
+
+
+def welch(a, b):
+    """(t, df) of Welch's test of mean(a) - mean(b)."""
+    va, vb = np.var(a, ddof=1) / len(a), np.var(b, ddof=1) / len(b)
+    se = math.sqrt(va + vb)
+    diff = float(np.mean(a) - np.mean(b))
+    t = diff / se if se > 0 else (math.copysign(math.inf, diff) if diff else 0.0)
+    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) if se > 0 else len(a) + len(b) - 2
+    return t, df
+
+
+def _fmt(mean, sd):
+    return f"{mean:.4f} ± {sd:.4f}"
+
+
+@claim("004.table2", source="004, Table II (letter; optdigits in place of usps; ijcnn1 not shipped offline)",
+       statement="Table II's reading: GORF (W and V mutually orthogonal) has a lower relative Frobenius "
+                 "Gram error than GRFF in every cell (delta-Gaussian; letter and optdigits; s = d/2, d, 2d, "
+                 "8d). Checked per cell by Welch's t over the trials: contradicted where GORF is "
+                 "significantly above GRFF (threshold the t quantile of 4.5 SE), and the cells where GORF "
+                 "is significantly below are listed.")
+def table2_gorf_below_grff(run):
+    results = table2(run.budget.name, run.budget.random_state)
+    details, below, above, unresolved, closest = [], [], [], [], []
+    for (kname, name), cell in results.items():
+        slides = SLIDES_TABLE2[kname][SLIDES_SET[name]]
+        for j, s in enumerate(cell["s"]):
+            t, df = welch(cell["GRFF"][:, j], cell["GORF"][:, j])
+            threshold = float(t_threshold(df))
+            label = f"{kname[:5]}/{name}/s={s}"
+            (below if t > threshold else above if t < -threshold else unresolved).append(f"{label} (t = {t:.1f})")
+            if SLIDES_SET[name] == name:        # same data: which of varlab's GORFs the print is nearer
+                printed = slides["GORF"][j][0]
+                nearer = min(("GORF", "GORF-separate"), key=lambda m: abs(cell[m][:, j].mean() - printed))
+                closest.append(f"s={s}: {nearer} ({cell[nearer][:, j].mean():.3f} vs printed {printed:.3f})")
+            details.append({"kernel": kname, "data": name, "d": cell["d"], "s": s, "trials": len(cell["GRFF"]),
+                            **{m: _fmt(cell[m][:, j].mean(), cell[m][:, j].std(ddof=1)) for m in METHODS},
+                            f"slides GRFF ({SLIDES_SET[name]})": _fmt(*slides["GRFF"][j]),
+                            f"slides GORF ({SLIDES_SET[name]})": _fmt(*slides["GORF"][j]),
+                            "t (GRFF - GORF)": t, "threshold": threshold})
+    size = settings(run.budget.name)
+    summary = (f"n = {size['n']} unit-norm rows, {size['trials']} trials per cell; GORF significantly below "
+               f"GRFF in {len(below)} of {len(details)} cells" + (f"; significantly ABOVE in {', '.join(above)}"
+                                                                  if above else "")
+               + (f"; not resolved: {', '.join(unresolved)}" if unresolved else "")
+               + ". On letter the printed GORF is nearest to varlab's " + "; ".join(closest)
+               + ". optdigits stands in for usps (the slides' usps numbers are beside it); ijcnn1 is not shipped offline")
+    return run.verdict(not above, summary, details=details)
+
+
+@claim("004.table2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij (unbiased estimators; "
+                                   "theory.signed Formulas)", derived_by_varlab=True,
+       statement="On Table II's data the mean squared relative Frobenius error of GRFF, GORF (mutual) and "
+                 "GORF (separate) over the trials equals sum_{i != j} Var K~_ij / ||K||_F^2 with varlab's "
+                 "exact variances (delta-Gaussian, every cell).")
+def table2_theory(run):
+    results = table2(run.budget.name, run.budget.random_state)
+    size = settings(run.budget.name)
+    theory, estimate, se, points = [], [], [], []
+    for (kname, name), cell in results.items():
+        kernel = KERNELS[kname]
+        if kernel.variance is None:
+            continue
+        X = table2_rows(name, size["n"], run.budget.random_state)
+        for method in METHODS:
+            for j, s in enumerate(cell["s"]):
+                squared = cell[method][:, j] ** 2
+                theory.append(theory_squared_error(kernel, method, X, s))
+                estimate.append(squared.mean())
+                se.append(squared.std(ddof=1) / math.sqrt(len(squared)))
+                points.append({"kernel": kname, "data": name, "method": method, "s": s})
+    trials = size["trials"]
+    return run.agreement(theory=theory, estimate=estimate, standard_error=se, parameters=points,
+                         quantity="mean squared relative Frobenius error", degrees_of_freedom=trials - 1)
+
+
+# --- regression (Tables III-IV analogue) -------------------------------------------------------
+
+def regression_split(random_state, trial):
+    """(X_train, y_train, X_test, y_test): a seeded 80/20 split of all rows of the regression set,
+    columns standardised on the training part, rows scaled to unit norm."""
+    ds = datasets.load(REGRESSION_SET)
+    X = np.vstack([ds.X_train, ds.X_test])
+    y = np.concatenate([ds.y_train, ds.y_test]).astype(np.float64)
+    rng = np.random.default_rng(_seed(random_state, "004.regression-split", trial))
+    order = rng.permutation(X.shape[0])
+    cut = int(round(0.8 * X.shape[0]))
+    train, test = order[:cut], order[cut:]
+    mean, sd = X[train].mean(axis=0), X[train].std(axis=0)
+    sd = np.where(sd > 0, sd, 1.0)
+    return unit_rows((X[train] - mean) / sd), y[train], unit_rows((X[test] - mean) / sd), y[test]
+
+
+def ridge_rmse(F_train, y_train, F_test, y_test, seed) -> float:
+    """Test RMSE of ridge regression with alpha by FOLDS-fold CV on the training part."""
+    folds = KFold(FOLDS, shuffle=True, random_state=int(seed.generate_state(1)[0] % 2 ** 31))
+    model = RidgeCV(alphas=ALPHAS, cv=folds).fit(F_train, y_train)
+    return float(np.sqrt(np.mean((model.predict(F_test) - y_test) ** 2)))
+
+
+def _regression_features(kernel, method, s, X_train, seed):
+    """A fitted feature map with ``transform``-like call for ``method`` (GRFF family: left map)."""
+    maps = GRFF(kernel.measure(X_train.shape[1]), n_components=s, random_state=seed, **METHODS[method]).fit(X_train)
+    return maps.left
+
+
+#: kernel -> methods of the regression table (the feature maps varlab can run)
+REGRESSION_METHODS = {"delta_gaussian": ("GRFF", "GORF", "GORF-separate")}
+
+
+@functools.lru_cache(maxsize=None)
+@threadpool_limits.wrap(limits=1)
+def regression(budget_name: str, random_state: int) -> dict:
+    """{kernel: {"s": s values, method: (trials, 3) test RMSEs}} at the budget."""
+    trials = settings(budget_name)["regression_trials"]
+    d = datasets.load(REGRESSION_SET).X_train.shape[1]
+    s_values = sizes(d, REGRESSION_FACTORS)
+    out = {}
+    for kname, methods in REGRESSION_METHODS.items():
+        kernel = KERNELS[kname]
+        result = {"s": s_values}
+        for method in methods:
+            rmse = np.empty((trials, len(s_values)))
+            for t in range(trials):
+                X_train, y_train, X_test, y_test = regression_split(random_state, t)
+                for j, s in enumerate(s_values):
+                    seed = _seed(random_state, "004.regression", kname, method, s, t)
+                    transform = _regression_features(kernel, method, s, X_train, seed)
+                    rmse[t, j] = ridge_rmse(transform(X_train), y_train, transform(X_test), y_test, seed)
+            result[method] = rmse
+        out[kname] = result
+    return out
+
+
+@claim("004.table34", source="004, Tables III-IV (housing; diabetes in place of it, not shipped offline)",
+       statement="Tables III-IV's reading: GORF's regression RMSE is the lowest of the methods varlab can "
+                 "run (delta-Gaussian: GRFF, varlab's separate GORF) at s = 2d, 4d, 8d. Checked per cell "
+                 "by Welch's t over the trials: contradicted where another method's RMSE is significantly "
+                 "below GORF's (threshold the t quantile of 4.5 SE).")
+def table34_gorf_lowest(run):
+    results = regression(run.budget.name, run.budget.random_state)
+    details, worse, better, unresolved = [], [], [], []
+    for kname, cell in results.items():
+        slides = SLIDES_REGRESSION[kname]
+        for j, s in enumerate(cell["s"]):
+            row = {"kernel": kname, "s": s, "trials": len(cell["GORF"])}
+            for method in (m for m in cell if m != "s"):
+                values = cell[method][:, j]
+                row[method] = f"{values.mean():.2f} ± {values.std(ddof=1):.2f}"
+                if method != "GORF":
+                    t, df = welch(values, cell["GORF"][:, j])    # > 0: GORF lower
+                    threshold = float(t_threshold(df))
+                    label = f"{kname[:5]}/s={s} vs {method} (t = {t:.1f})"
+                    (better if t > threshold else worse if t < -threshold else unresolved).append(label)
+                    row[f"t ({method} - GORF)"] = t
+            row.update({f"slides {m} (housing)": f"{v[j][0]:.3f} ± {v[j][1]:.3f}" for m, v in slides.items()})
+            details.append(row)
+    summary = (f"{REGRESSION_SET} (80/20 splits, ridge with alpha by {FOLDS}-fold CV), "
+               f"{len(next(iter(results.values()))['GORF'])} trials: GORF significantly lower in "
+               f"{len(better)} of {len(better) + len(worse) + len(unresolved)} comparisons"
+               + (f"; significantly HIGHER in {', '.join(worse)}" if worse else "")
+               + (f"; not resolved: {', '.join(unresolved)}" if unresolved else "")
+               + ". Housing is not shipped offline; the slides' RMSEs (housing, $1000s) are not comparable in scale")
+    return run.verdict(not worse, summary, details=details)
+
+
+# --- figures: the tables as images ---------------------------------------------------------------
+
+def _table_figure(rows, columns, title, width=13):
+    fig, ax = plt.subplots(figsize=(width, 0.9 + 0.32 * len(rows)))
+    ax.axis("off")
+    table = ax.table(cellText=rows, colLabels=columns, loc="center")
+    table.auto_set_font_size(False)
+    table.set_fontsize(7)
+    ax.set_title(title, fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+@figure("004_table2", source="004 Table II (relative Frobenius error, GRFF vs GORF; optdigits for usps)")
+def table2_figure(budget):
+    results = table2(budget.name, budget.random_state)
+    size = settings(budget.name)
+    rows = []
+    for (kname, name), cell in results.items():
+        slides = SLIDES_TABLE2[kname][SLIDES_SET[name]]
+        for method in METHODS:
+            rows.append([kname, f"{name} (d={cell['d']})", method]
+                        + [_fmt(cell[method][:, j].mean(), cell[method][:, j].std(ddof=1)) for j in range(len(cell["s"]))])
+            if method in slides:
+                rows.append(["", f"slides: {SLIDES_SET[name]}", method] + [_fmt(*v) for v in slides[method]])
+    columns = ["kernel", "data", "method"] + [f"s = {f:g}d" for f in FACTORS]
+    return _table_figure(rows, columns, f"004 Table II: ||K - K~||_F / ||K||_F, mean ± sd over {size['trials']} "
+                         f"trials, n = {size['n']} unit-norm rows (slides' rows below ours)")
+
+
+@figure("004_table34", source="004 Tables III-IV analogue (ridge on random features, diabetes for housing)")
+def table34_figure(budget):
+    results = regression(budget.name, budget.random_state)
+    rows = []
+    for kname, cell in results.items():
+        for method in (m for m in cell if m != "s"):
+            values = cell[method]
+            rows.append([kname, REGRESSION_SET, method]
+                        + [f"{values[:, j].mean():.2f} ± {values[:, j].std(ddof=1):.2f}" for j in range(values.shape[1])])
+        for method, printed in SLIDES_REGRESSION[kname].items():
+            rows.append(["", "slides: housing", method] + [f"{m:.3f} ± {s:.3f}" for m, s in printed])
+    trials = settings(budget.name)["regression_trials"]
+    columns = ["kernel", "data", "method"] + [f"s = {f}d" for f in REGRESSION_FACTORS]
+    return _table_figure(rows, columns, f"004 Tables III-IV analogue: test RMSE, ridge on the features "
+                         f"(alpha by {FOLDS}-fold CV), mean ± sd over {trials} 80/20 splits", width=11)

@@ -1,0 +1,88 @@
+"""Paper 004 experiments: Table II's Gram errors and their exact expectation, the regression
+split and ridge, the Welch statistic and the claims at a tiny budget."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+from scipy.spatial.distance import cdist
+
+from paper_checks.p004 import experiments as E
+from varlab import claims
+from varlab.claims import CONFIRMED, Budget
+from varlab.features import GRFF
+from varlab.theory import signed as signed_theory
+
+
+def test_rows_are_on_the_unit_sphere_and_reproducible():
+    X = E.table2_rows("letter", 50, 7)
+    np.testing.assert_allclose(np.linalg.norm(X, axis=1), 1.0, rtol=1e-12)
+    assert X.shape == (50, 16) and np.array_equal(X, E.table2_rows("letter", 50, 7))
+    assert not np.array_equal(X, E.table2_rows("letter", 50, 8))
+    assert E.sizes(16) == [8, 16, 32, 128] and E.sizes(10, E.REGRESSION_FACTORS) == [20, 40, 80]
+
+
+def test_gram_errors_are_the_feature_map_errors_and_seeded():
+    X = E.table2_rows("letter", 40, 0)
+    kernel = E.KERNELS["delta_gaussian"]
+    errors = E.gram_errors(kernel, X, ("GRFF", "GORF"), [8, 16], 2, 3, "unit")
+    again = E.gram_errors(kernel, X, ("GRFF", "GORF"), [8, 16], 2, 3, "unit")
+    assert all(np.array_equal(errors[m], again[m]) for m in errors)
+    maps = GRFF(kernel.measure(16), n_components=16, random_state=E._seed(3, "unit", "GORF", 16, 1),
+                **E.METHODS["GORF"]).fit(X)
+    K = kernel.exact(cdist(X, X))
+    assert errors["GORF"][1, 1] == pytest.approx(np.linalg.norm(K - maps.kernel_estimate(X)) / np.linalg.norm(K),
+                                                 rel=1e-12)
+
+
+def test_theory_squared_error_is_the_sum_of_pair_variances():
+    X = E.table2_rows("optdigits", 30, 1)
+    kernel = E.KERNELS["delta_gaussian"]
+    D = cdist(X, X)
+    K = kernel.exact(D)
+    for method, orthogonality in E.ORTHOGONALITY.items():
+        exact = np.sum(signed_theory.estimator_variance(E._DELTA, 64, D, 32, orthogonality)) / np.sum(K * K)
+        assert E.theory_squared_error(kernel, method, X, 32) == pytest.approx(exact, rel=1e-6)
+
+
+def test_expected_error_matches_simulation_on_a_small_set():
+    # 40 trials of GRFF on 30 points: the mean squared error agrees with the exact expectation
+    X = E.table2_rows("letter", 30, 2)
+    kernel = E.KERNELS["delta_gaussian"]
+    errors = E.gram_errors(kernel, X, ("GRFF",), [16], 40, 5, "unit-mse")["GRFF"][:, 0] ** 2
+    theory = E.theory_squared_error(kernel, "GRFF", X, 16)
+    se = errors.std(ddof=1) / math.sqrt(errors.size)
+    assert abs(errors.mean() - theory) <= float(claims.t_threshold(errors.size - 1)) * se
+
+
+def test_welch_matches_scipy():
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(1.0, 1.0, 7), rng.normal(0.0, 2.0, 9)
+    t, df = E.welch(a, b)
+    assert t == pytest.approx(scipy_stats.ttest_ind(a, b, equal_var=False).statistic, rel=1e-12)
+    assert 6 < df < 16
+    assert E.welch(np.ones(3), np.zeros(3))[0] == math.inf
+
+
+def test_regression_split_and_ridge():
+    X_train, y_train, X_test, y_test = E.regression_split(0, 0)
+    assert X_train.shape == (354, 10) and X_test.shape == (88, 10)
+    np.testing.assert_allclose(np.linalg.norm(X_test, axis=1), 1.0, rtol=1e-12)
+    seed = np.random.SeedSequence(1)
+    rmse = E.ridge_rmse(X_train, y_train, X_test, y_test, seed)
+    assert 40 < rmse < 80                                     # linear ridge on diabetes: about 55
+    assert rmse == E.ridge_rmse(X_train, y_train, X_test, y_test, np.random.SeedSequence(1))
+
+
+def test_claims_and_figures_are_registered_and_run_at_a_tiny_budget(monkeypatch):
+    ids = {c.id for c in claims.claims("004")}
+    assert {"004.table2", "004.table2.theory", "004.table34"} <= ids
+    from varlab.plotting import figures
+    assert {"004_table2", "004_table34"} <= {f.id for f in figures("004")}
+    monkeypatch.setitem(E.SETTINGS, "tiny", dict(n=60, trials=3, regression_trials=2))
+    budget = Budget("tiny", 10)
+    for claim_id in ("004.table2", "004.table2.theory", "004.table34"):
+        verdict = next(c for c in claims.claims("004") if c.id == claim_id).run(budget)
+        assert verdict.verdict == CONFIRMED, verdict.summary
