@@ -161,3 +161,151 @@ def test_models_agree_with_theory_and_mm_law_is_d_free():
     other = simulate("mm_moment_matching", k=[12, 40], dimension=10, root="symmetric", divisor="m",
                      n_jobs=2, backend="threading", chunk_size=1, **kw)
     assert other == r
+
+
+# --- random-phase cosine features (varlab's own) ------------------------------------------------------
+def test_phase_derivation_and_formulas():
+    """sympy: 2 cos(a) cos(a - t) = cos t + noise with E_a noise = 0, E_a noise^2 = 1/2; the
+    per-feature variance is 1 + k(2c)/2 - k(c)^2 (1/2 above a cos/sin pair's (1 + k(2c))/2 - k^2)
+    and equals 000's Eq. (18) at 2 gamma (1 - rho) = y."""
+    from varlab.theory import rff
+
+    assert derivation.phase_noise_moments() == (0, sympy.Rational(1, 2))
+    y = derivation.y
+    per_feature = derivation.phase_feature_variance()
+    k = lambda scale: sympy.exp(-scale ** 2 * y / 2)      # noqa: E731  k(scale c)
+    assert sympy.simplify(per_feature - (1 + k(2) / 2 - k(1) ** 2)) == 0
+    assert sympy.simplify(per_feature - ((1 + k(2)) / 2 - k(1) ** 2) - sympy.Rational(1, 2)) == 0
+    m = mm.mc_phase_variance.symbol("m")
+    assert sympy.simplify(derivation.in_s(per_feature) - mm.mc_phase_variance.expr * m) == 0
+    rho, gamma = 0.3, 0.8
+    s = np.sqrt(2 * gamma * (1 - rho))
+    assert mm.mc_phase_variance(scaled_distance=s, m=1) == pytest.approx(rff.variance(rho=rho, gamma=gamma), rel=1e-13)
+    s = np.array([0.05, 0.7, 2.0, 9.0])
+    half = 0.5 / 6
+    np.testing.assert_allclose(mm.cv_phase_optimal_variance(scaled_distance=s, m=6),
+                               mm.cv_cosine_optimal_variance(scaled_distance=s, m=6) + half, rtol=1e-13)
+    np.testing.assert_allclose(mm.cv_variance(s, 6, 0.3, np.exp(-s * s / 2), "phase"),
+                               mm.cv_phase_optimal_variance(scaled_distance=s, m=6), rtol=1e-10)
+    np.testing.assert_allclose(mm.antithetic_phase_variance(scaled_distance=s, m=6),
+                               mm.antithetic_variance(scaled_distance=s, m=6) + half, rtol=1e-13)
+    for divisor in ("m", "m-1"):
+        np.testing.assert_allclose(mm.mm_moments(s, 6, divisor, "phase")["variance"],
+                                   mm.mm_moments(s, 6, divisor, "cosine")["variance"] + half, rtol=1e-13)
+    with pytest.raises(ValueError, match="features must be one of"):
+        mm.mm_moments(1.0, 6, "m", "sine")
+
+
+def test_phase_models_agree_with_theory():
+    kw = dict(n_repetitions=4000, random_state=11, scaled_distance=[0.6, 1.8], features="phase")
+    for model, k, d in (("mm_mc", [1, 10], 1), ("mm_cv2", [2, 20], 1), ("mm_antithetic", [2, 20], 1),
+                        ("mm_moment_matching", [7, 30], 6)):
+        r = simulate(model, k=k, dimension=d, **kw)
+        assert np.all(np.abs(r.variance - r.theory["variance"]) <= Z_MAX * r.se_variance), model
+        assert np.all(np.abs(r.mse - r.theory["mse"]) <= Z_MAX * r.se_mse), model
+
+
+@pytest.mark.parametrize("sampler", ["iid", "moment_matching"])
+def test_phase_law_is_what_rff_gives(sampler):
+    """RFF(kernel="gaussian", sampler=...) with its default random phases, fitted afresh 800
+    times on two points: mean and variance of z(x).z(y) are the models' random-phase law (the
+    phases' 1/(2m) = 0.0625 is ~20 SE of the variance)."""
+    m, d, gamma, s = 8, 3, 0.25, 1.2
+    X = np.zeros((2, d))
+    X[1, 0] = s / np.sqrt(2 * gamma)                  # s^2 = |c|^2 / sigma^2 = 2 gamma |c|^2
+    estimates = np.array([np.prod(RFF(m, gamma=gamma, kernel="gaussian", sampler=sampler,
+                                      random_state=seed).fit_transform(X), axis=0).sum()
+                          for seed in range(800)])
+    if sampler == "iid":
+        mean, variance = mm.kernel(scaled_distance=s), mm.mc_phase_variance(scaled_distance=s, m=m)
+    else:
+        law = mm.mm_moments(s, m, "m-1", "phase")
+        mean, variance = law["mean"], law["variance"]
+    n = estimates.size
+    assert abs(estimates.mean() - mean) <= Z_MAX * estimates.std() / np.sqrt(n)
+    squared = (estimates - mean) ** 2
+    assert abs(squared.mean() - variance) <= Z_MAX * squared.std() / np.sqrt(n)
+
+
+@pytest.mark.parametrize("root, divisor, singular, m", [("cholesky", "m-1", "error", 9),
+                                                        ("symmetric", "m", "error", 12),
+                                                        ("cholesky", "m", "diagonal", 4)])
+def test_whitened_projections_are_the_samplers_whitening(root, divisor, singular, m):
+    from varlab.mc.models.moment_matching import whitened_projections
+
+    rng = np.random.default_rng(2)
+    W = rng.standard_normal((5, m, 6))
+    c = rng.standard_normal((5, 6))
+    expected = np.matmul(moment_match(W, root=root, divisor=divisor, singular=singular), c[:, :, None])[:, :, 0]
+    np.testing.assert_allclose(whitened_projections(W.copy(), c, root=root, divisor=divisor, singular=singular),
+                               expected, rtol=1e-10, atol=1e-12)
+    if singular == "diagonal":
+        with pytest.raises(ValueError, match="singular"):
+            whitened_projections(W.copy(), c, root=root, divisor=divisor)
+
+
+# --- experiments (Figs. 1-3, Table 1) ---------------------------------------------------------------
+def test_gram_parts_spectral_norm_and_pcr_against_direct_forms():
+    from scipy.spatial.distance import cdist
+
+    from paper_checks.p003 import experiments as E
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((60, 4))
+    sigma = 1.5
+    K = np.exp(-cdist(X, X, "sqeuclidean") / (2 * sigma ** 2))
+    for name in E.SAMPLERS:
+        W = E.frequencies(name, 32, 4, sigma, rng)
+        Z = np.exp(-1j * (X @ W.T)) / np.sqrt(32)
+        direct = Z @ Z.conj().T
+        if name in ("CV1", "CV2"):                    # Eq. (11) entrywise, beta* = K
+            C = X[:, None, :] - X[None, :, :]
+            direct = direct + K * 1j * (C @ W.mean(0))
+            if name == "CV2":
+                quadratic = np.einsum("lhd,md->lhm", C, W) ** 2
+                direct = direct + 0.5 * K * (quadratic.mean(-1) - (C ** 2).sum(-1) / sigma ** 2)
+        estimate = E.gram_estimate(name, X, W, sigma, K)
+        np.testing.assert_allclose(estimate, direct, atol=1e-12)
+        E_ = K - estimate
+        assert E.spectral_norm(E_) == pytest.approx(np.max(np.abs(np.linalg.eigvalsh(E_))), rel=1e-10)
+    y = X @ rng.standard_normal(4) + 0.1 * rng.standard_normal(60)
+    for m in (8, 64):                                 # 2m < n and 2m > n
+        P = X @ E.frequencies("MC", m, 4, sigma, rng).T
+        F = np.hstack([np.cos(P), np.sin(P)])
+        A, r = F[:40] - F[:40].mean(0), y[:40] - y[:40].mean()
+        U, S, Vt = np.linalg.svd(A, full_matrices=False)
+        rank = int(np.sum(S ** 2 > S[0] ** 2 * max(A.shape) * np.finfo(float).eps))
+        for j, p in enumerate((3, 10 ** 4)):
+            q = min(p, rank)
+            svd = (F[40:] - F[:40].mean(0)) @ (Vt[:q].T @ ((U[:, :q].T @ r) / S[:q])) + y[:40].mean()
+            np.testing.assert_allclose(E.pcr_predictions(F[:40], y[:40], F[40:], (3, 10 ** 4))[j], svd,
+                                       rtol=1e-6, atol=1e-8)
+
+
+def test_lr500_recipe_is_reproducible_and_cached():
+    from paper_checks.p003 import experiments as E
+
+    X, y = E.lr500(n=50, d=20, random_state=4)
+    X2, y2 = E.lr500(n=50, d=20, random_state=4)
+    np.testing.assert_array_equal(X, X2)
+    np.testing.assert_array_equal(y, y2)
+    R = E._correlation(20, 4)[0]
+    np.testing.assert_allclose(np.diag(R), 1.0, rtol=1e-12)
+    assert not R.flags.writeable
+    assert E._correlation(20, 4) is E._correlation(20, 4)
+
+
+# --- fuzz findings (issue 12) ---------------------------------------------------------------------
+def test_moment_matching_at_extreme_scales():
+    """RFF(gamma=5e-324, sampler="moment_matching") raised OverflowError: the covariance scale
+    was 1/bandwidth**2 with bandwidth = 4.5e161. And draws of scale 2^-600 gave a sample
+    covariance that underflowed to 0 (Cholesky failed): moment_match now divides each slice by
+    a power of two, exactly, so the result does not depend on the scale, bit for bit."""
+    W = np.random.default_rng(0).standard_normal((2, 9, 3))
+    for power in (-600, 600, -1070 + 60):
+        np.testing.assert_array_equal(moment_match(np.ldexp(W, power)), moment_match(W))
+    rff = RFF(8, gamma=5e-324, sampler="moment_matching", random_state=0).fit(np.ones((3, 2)))
+    assert np.all(np.isfinite(rff.frequencies_)) and np.all(rff.frequencies_ != 0)
+    W = get_sampler("moment_matching").frequencies(spectral.Gaussian(1e200), 9, 3, random_state=1)
+    np.testing.assert_allclose(np.cov(np.ldexp(W, 664), rowvar=False) * (1e200 * 2.0 ** -664) ** 2, np.eye(3),
+                               atol=1e-12)

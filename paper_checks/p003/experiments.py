@@ -10,7 +10,13 @@ the spectral norm (003, Sec. 4).
 """
 from __future__ import annotations
 
+import json
+import time
+from functools import lru_cache
+from pathlib import Path
+
 import numpy as np
+from scipy.sparse.linalg import ArpackNoConvergence, eigsh
 from scipy.spatial.distance import cdist
 from scipy.stats import random_correlation
 from threadpoolctl import threadpool_limits
@@ -25,25 +31,37 @@ _FREQUENCIES = {"MC": "iid", "Sobol": "sobol", "SSobol": "scrambled_sobol", "Ant
 FEATURE_SAMPLERS = ("MC", "Sobol", "SSobol", "MM")
 
 
+@lru_cache(maxsize=2)
+def _correlation(d: int, random_state: int):
+    """LR500's correlation matrix R (read-only) and the generator's state after drawing it: the
+    O(d^3) part of the recipe, drawn once per (d, random_state) for every n."""
+    rng = np.random.default_rng(random_state)
+    eigenvalues = rng.dirichlet(np.ones(d)) * d
+    eigenvalues *= d / eigenvalues.sum()
+    R = random_correlation.rvs(eigenvalues, random_state=rng, tol=1e-10)   # sum = d to rounding
+    R.setflags(write=False)
+    return R, rng.bit_generator.state
+
+
 def lr500(n: int = 10_000, d: int = 500, random_state: int = 0):
     """The LR500 recipe of 003, Sec. 4: x ~ N(0, R), R a random correlation matrix (scipy's
     ``random_correlation`` with eigenvalues d * Dirichlet(1)), y = x' beta + noise with beta ~
     N(0, I / d) and noise N(0, 0.1^2). Returns (X, y); the paper's split is 8000 / 2000."""
+    R, state = _correlation(int(d), random_state)
     rng = np.random.default_rng(random_state)
-    eigenvalues = rng.dirichlet(np.ones(d)) * d
-    eigenvalues *= d / eigenvalues.sum()
-    R = random_correlation.rvs(eigenvalues, random_state=rng)
+    rng.bit_generator.state = state                     # the draws that follow R
     X = rng.multivariate_normal(np.zeros(d), R, size=n, method="cholesky")
     beta = rng.standard_normal(d) / np.sqrt(d)
     y = X @ beta + 0.1 * rng.standard_normal(n)
     return X, y
 
 
+@lru_cache(maxsize=8)
 def load(name: str, n: int, random_state: int = 0):
     """(X_train, y_train, X_test, y_test), standardised columns, at most n training rows: LR500
     (80/20 split as in the paper) or a seeded subset of a ``varlab.datasets`` set's own split (n
     training rows, n / 4 test rows; class labels as responses, as the paper does for its labelled
-    sets)."""
+    sets). Cached (the figures ask for the same sets); the arrays are read-only."""
     if name == "lr500":
         X, y = lr500(n=int(n * 1.25), random_state=random_state)
         cut = n
@@ -57,7 +75,10 @@ def load(name: str, n: int, random_state: int = 0):
         X_test, y_test = ds.X_test[test].astype(float), ds.y_test[test].astype(float)
     mean, sd = X_train.mean(0), X_train.std(0)
     sd = np.where(sd > 0, sd, 1.0)
-    return (X_train - mean) / sd, y_train, (X_test - mean) / sd, y_test
+    out = ((X_train - mean) / sd, np.array(y_train), (X_test - mean) / sd, np.array(y_test))
+    for array in out:
+        array.setflags(write=False)
+    return out
 
 
 def bandwidth_10nn(X) -> float:
@@ -70,29 +91,54 @@ def frequencies(sampler: str, m: int, d: int, sigma: float, rng) -> np.ndarray:
     return get_sampler(_FREQUENCIES[sampler]).frequencies(spectral.Gaussian(sigma), m, d, rng)
 
 
-def gram_estimate(sampler: str, X, W, sigma: float, K) -> np.ndarray:
-    """The complex Gram estimate (n, n) of ``sampler`` from frequencies W (m, d)."""
+def _gram_parts(sampler: str, X, W, K, exact_quadratic):
+    """(Re K^, Im K^) of the complex Gram estimate of ``sampler`` from frequencies W (m, d), in
+    real arithmetic: with P = X W', C = cos P, S = sin P and Z = (C - i S) / sqrt(m),
+    Z Z^H = (C C' + S S' + i (C S' - S C')) / m (one symmetric product of [C, S] and one C S'
+    instead of a complex product). CV1/CV2 add the controls of Eq. (11) with beta* = K."""
     m = W.shape[0]
-    Z = np.exp(-1j * (X @ W.T)) / np.sqrt(m)
-    G = Z @ Z.conj().T
+    P = X @ W.T
+    F = np.hstack([np.cos(P), np.sin(P)])
+    real = F @ F.T / m
+    cross = F[:, :m] @ F[:, m:].T / m                             # C S' / m
+    imaginary = cross - cross.T
     if sampler in ("CV1", "CV2"):
         mu = X @ W.mean(axis=0)                                   # c' mu^ = (x_l - x_h)' mu^
-        G = G + K * 1j * (mu[:, None] - mu[None, :])
+        imaginary += K * (mu[:, None] - mu[None, :])
         if sampler == "CV2":
-            P = X @ W.T
             Q = P @ P.T / m                                       # x_l' Sigma^ x_h
             q = np.diag(Q)
             quadratic = q[:, None] + q[None, :] - 2 * Q           # c' Sigma^ c
-            exact = cdist(X, X, "sqeuclidean") / sigma ** 2       # c' Sigma c
-            G = G + 0.5 * K * (quadratic - exact)
-    return G
+            real += 0.5 * K * (quadratic - exact_quadratic)
+    return real, imaginary
+
+
+def gram_estimate(sampler: str, X, W, sigma: float, K) -> np.ndarray:
+    """The complex Gram estimate (n, n) of ``sampler`` from frequencies W (m, d): Z Z^H with
+    Z = exp(-i X W') / sqrt(m) (Eq. 5), plus the controls of Eq. (11) for CV1/CV2."""
+    real, imaginary = _gram_parts(sampler, X, W, K, cdist(X, X, "sqeuclidean") / sigma ** 2)
+    return real + 1j * imaginary
+
+
+def spectral_norm(E) -> float:
+    """max |eigenvalue| of the Hermitian matrix E: Lanczos (ARPACK through scipy's ``eigsh``, one
+    eigenvalue of largest magnitude, tol=0 i.e. machine precision, a fixed generic start vector)
+    at a tenth of the cost of all eigenvalues; ``eigvalsh`` if ARPACK does not converge."""
+    start = np.random.default_rng(0).standard_normal((2, E.shape[0]))
+    try:
+        value = eigsh(E, k=1, which="LM", tol=0, v0=start[0] + 1j * start[1], return_eigenvectors=False)
+        return float(abs(value[0]))
+    except ArpackNoConvergence:
+        return float(np.max(np.abs(np.linalg.eigvalsh(E))))
 
 
 @threadpool_limits.wrap(limits=1)
 def gram_errors(X, sigma: float, m_values, repetitions: int, random_state: int):
     """{sampler: (frobenius, spectral)} arrays (len(m_values),): mean relative errors over
-    ``repetitions`` (NaN where MM has m <= d)."""
-    K = np.exp(-cdist(X, X, "sqeuclidean") / (2 * sigma ** 2))
+    ``repetitions`` (NaN where MM has m <= d). ||E||_F^2 = ||K - Re K^||_F^2 + ||Im K^||_F^2;
+    ||E||_2 = the largest |eigenvalue| of the Hermitian E = K - K^ (``spectral_norm``)."""
+    squared = cdist(X, X, "sqeuclidean") / sigma ** 2             # c' Sigma c, once per call
+    K = np.exp(-0.5 * squared)
     norm_f, norm_2 = np.linalg.norm(K), np.linalg.norm(K, 2)
     out = {name: (np.full(len(m_values), np.nan), np.full(len(m_values), np.nan)) for name in SAMPLERS}
     seeds = np.random.SeedSequence(random_state)
@@ -103,17 +149,46 @@ def gram_errors(X, sigma: float, m_values, repetitions: int, random_state: int):
             rng = np.random.default_rng(seeds.spawn(1)[0])
             f, s = [], []
             for _ in range(repetitions):      # each repetition draws a new set of m frequencies
-                E = K - gram_estimate(name, X, frequencies(name, m, X.shape[1], sigma, rng), sigma, K)
-                f.append(np.linalg.norm(E) / norm_f)
-                s.append(np.max(np.abs(np.linalg.eigvalsh(E))) / norm_2)
+                real, imaginary = _gram_parts(name, X, frequencies(name, m, X.shape[1], sigma, rng),
+                                              K, squared)
+                real = K - real                                   # E = real - i imaginary
+                f.append(np.sqrt(np.sum(real ** 2) + np.sum(imaginary ** 2)) / norm_f)
+                s.append(spectral_norm(real - 1j * imaginary) / norm_2)
             out[name][0][i], out[name][1][i] = np.mean(f), np.mean(s)
     return out
 
 
+def pcr_predictions(F_train, y_train, F_test, components) -> np.ndarray:
+    """(len(components), n_test) predictions of principal component regression on the first p
+    principal components of the centred F_train for each p of ``components`` (003, Table 1; at
+    most the rank). The principal directions come from the eigendecomposition of the smaller of
+    the two Grams A A' (n x n) and A'A (p x p) of A = F_train - mean: with A = U S V', the
+    prediction with q PCs is (F_test - mean) V_q S_q^{-1} U_q' (y - y_mean) + y_mean, and
+    V_q S_q^{-1} U_q' = A' U_q S_q^{-2} U_q' = V_q S_q^{-2} V_q' A'. The rank counts the
+    eigenvalues above max(n, p) eps times the largest (numpy's matrix_rank rule on the Gram)."""
+    centre, y_mean = F_train.mean(0), y_train.mean()
+    A, B, r = F_train - centre, F_test - centre, y_train - y_mean
+    if A.shape[0] <= A.shape[1]:
+        values, vectors = np.linalg.eigh(A @ A.T)               # U, S^2
+        scores = (B @ A.T) @ vectors                            # B V S = B A' U
+        weights = vectors.T @ r                                 # U' r
+    else:
+        values, vectors = np.linalg.eigh(A.T @ A)               # V, S^2
+        scores = B @ vectors                                    # B V
+        weights = vectors.T @ (A.T @ r)                         # V' A' r = S U' r
+    order = np.argsort(values)[::-1]
+    values, scores, weights = values[order], scores[:, order], weights[order]
+    rank = int(np.sum(values > values[0] * max(A.shape) * np.finfo(float).eps))
+    terms = scores[:, :rank] * (weights[:rank] / values[:rank])
+    cumulative = np.cumsum(terms, axis=1)
+    return np.stack([cumulative[:, min(p, rank) - 1] for p in components]) + y_mean
+
+
 @threadpool_limits.wrap(limits=1)
 def pcr_errors(data, sigma: float, m: int, components, repetitions: int, random_state: int):
-    """{sampler: [relative test error for each number of components]} of principal component
-    regression on the real embedding [cos, sin] / sqrt(m) of the complex features (003, Table 1)."""
+    """{sampler: (repetitions, len(components)) array} of relative l2 test errors of principal
+    component regression on the real embedding [cos, sin] / sqrt(m) of the complex features
+    (003, Table 1), one row per repetition (a new set of m frequencies each)."""
     X_train, y_train, X_test, y_test = data
     seeds = np.random.SeedSequence(random_state)
     out = {}
@@ -121,20 +196,110 @@ def pcr_errors(data, sigma: float, m: int, components, repetitions: int, random_
         if name == "MM" and m <= X_train.shape[1]:
             continue
         rng = np.random.default_rng(seeds.spawn(1)[0])
-        errors = np.zeros(len(components))
-        for _ in range(repetitions):
+        errors = np.zeros((repetitions, len(components)))
+        for i in range(repetitions):
             W = frequencies(name, m, X_train.shape[1], sigma, rng)
 
             def features(X):
                 P = X @ W.T
                 return np.hstack([np.cos(P), np.sin(P)]) / np.sqrt(m)
-            F_train, F_test = features(X_train), features(X_test)
-            centre, y_mean = F_train.mean(0), y_train.mean()
-            U, S, Vt = np.linalg.svd(F_train - centre, full_matrices=False)
-            for j, p in enumerate(components):
-                p = min(p, int(np.sum(S > S[0] * 1e-10)))
-                coefficients = Vt[:p].T @ ((U[:, :p].T @ (y_train - y_mean)) / S[:p])
-                prediction = (F_test - centre) @ coefficients + y_mean
-                errors[j] += np.linalg.norm(y_test - prediction) / np.linalg.norm(y_test)
-        out[name] = errors / repetitions
+            predictions = pcr_predictions(features(X_train), y_train, features(X_test), components)
+            errors[i] = np.linalg.norm(y_test - predictions, axis=1) / np.linalg.norm(y_test)
+        out[name] = errors
+    return out
+
+
+# --- the experiments at a budget (shared by the figures and claim 003.table1) ----------------------
+
+#: budget name -> Gram points n, repetitions, data sets, Fig. 3's m, Table 1's (n_train, m,
+#: components, trials)
+SIZES = {
+    "test": dict(n=200, reps=1, sets=("lr500", "texture"), m3=512, table=(600, 512, (1024, 128), 2)),
+    "quick": dict(n=300, reps=2, sets=("lr500", "texture"), m3=512,
+                  table=(1000, 4096, (8192, 512), 3)),
+    "full": dict(n=1000, reps=100, sets=("lr500", "texture", "satimage", "spambase", "optdigits"),
+                 m3=2048, table=(8000, 4096, (8192, 512), 5)),
+}
+#: Fig. 3's bandwidths, in multiples of sigma_10NN
+BANDWIDTH_FACTORS = (0.5, 1.0, 2.0, 4.0)
+#: the paper's Table 1 row (d): LR500, MC / Sobol / SSobol / MM, 4096 and 512 components (%)
+PAPER_TABLE1_LR500 = {"MC": (30.62, 24.34), "Sobol": (30.07, 23.63), "SSobol": (29.30, 24.44),
+                      "MM": (29.30, 23.00)}
+
+#: a directory in which finished pieces (one data set, one bandwidth) are stored as JSON, so that
+#: a long run resumes from them (simulations/p003_full.py sets it); None keeps them in memory only
+STORE = None
+_MEMORY: dict = {}
+
+
+def sizes(budget) -> dict:
+    """The sizes of ``budget`` (by its name; a fraction "quick/4" counts as "quick")."""
+    return SIZES.get(budget.name.split("/")[0], SIZES["quick"])
+
+
+def _remember(key: str, compute):
+    """compute() ({sampler: array-like}) once per process, and once per STORE directory, where
+    the piece is kept as {"seconds": its compute time, "values": {sampler: nested lists}}."""
+    if key in _MEMORY:
+        return _MEMORY[key]
+    path = None if STORE is None else Path(STORE) / f"{key}.json"
+    if path is not None and path.exists():
+        stored = json.loads(path.read_text())["values"]
+        value = {name: np.asarray(item, dtype=float) for name, item in stored.items()}
+    else:
+        began = time.perf_counter()
+        value = {name: np.asarray(item, dtype=float) for name, item in compute().items()}
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            temporary = path.with_suffix(".tmp")
+            temporary.write_text(json.dumps({"seconds": round(time.perf_counter() - began, 1),
+                                             "values": {name: item.tolist() for name, item in value.items()}}))
+            temporary.replace(path)
+    _MEMORY[key] = value
+    return value
+
+
+def _m_grid(d: int):
+    return [512, 1024, 2048] if d >= 256 else [32, 64, 128, 256, 512, 1024, 2048]
+
+
+def gram_vs_m(budget) -> dict:
+    """{set: (m grid, {sampler: (2, len(m)) mean Frobenius and spectral errors})} (Figs. 1-2)."""
+    size, seed = sizes(budget), budget.random_state
+    out = {}
+    for name in size["sets"]:
+        X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
+        m = _m_grid(X.shape[1])
+        key = f"{budget.name}-{seed}-gram-{name}-n{size['n']}-r{size['reps']}"
+        out[name] = (m, _remember(key, lambda: gram_errors(X, bandwidth_10nn(X), m, size["reps"], seed)))
+    return out
+
+
+def gram_vs_bandwidth(budget) -> dict:
+    """{set: (sigmas, [{sampler: (2, 1) errors} per bandwidth])} at Fig. 3's m (two sets)."""
+    size, seed = sizes(budget), budget.random_state
+    out = {}
+    for name in size["sets"][:2]:
+        X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
+        sigma0 = bandwidth_10nn(X)
+        rows = []
+        for i, factor in enumerate(BANDWIDTH_FACTORS):
+            key = f"{budget.name}-{seed}-bandwidth-{name}-x{factor:g}-n{size['n']}-r{size['reps']}-m{size['m3']}"
+            rows.append(_remember(key, lambda: gram_errors(X, sigma0 * factor, [size["m3"]], size["reps"],
+                                                           seed + i)))
+        out[name] = (sigma0 * np.asarray(BANDWIDTH_FACTORS), rows)
+    return out
+
+
+def table1(budget) -> dict:
+    """{set: {sampler: (trials, 2) relative test errors}} of PCR with Table 1's m features, all
+    PCs and the first 512 (at the test budget: smaller), on the first two sets."""
+    n, m, components, trials = sizes(budget)["table"]
+    seed = budget.random_state
+    out = {}
+    for name in sizes(budget)["sets"][:2]:
+        data = load(name, n, random_state=seed % 2 ** 32)
+        key = f"{budget.name}-{seed}-pcr-{name}-n{n}-m{m}-t{trials}"
+        out[name] = _remember(key, lambda: pcr_errors(data, bandwidth_10nn(data[0][:1000]), m, components,
+                                                      trials, seed))
     return out

@@ -16,6 +16,15 @@ c' Sigma c = s^2 = y below): t = c'w ~ N(0, s^2) for i.i.d. Gaussian frequencies
   second, V_CV* = ((1 - e^{-y})^2 - y^2 e^{-y}) / (2m).
 * Antithetic pairs (w, -w), varlab's own: the imaginary parts cancel and each pair gives
   cos t; V_anti = (1 - e^{-y})^2 / m for m = 2 x pairs (complex and real alike).
+* Random-phase cosine features sqrt2 cos(w'x + b), b ~ U[0, 2 pi) i.i.d. per feature (Rahimi and
+  Recht's real map; ``varlab.features.RFF``'s default, also with ``sampler=``), varlab's own:
+  with a = w'x + b (uniform mod 2 pi and independent of w) one product is 2 cos(a) cos(a - t) =
+  cos t + cos(2a - t); given the frequencies the second term has mean 0 and variance 1/2, so each
+  feature's variance is 1 + k(2c)/2 - k(c)^2 = (1 + (1 - e^{-y})^2) / 2 (000, Thm 2, Eq. 18 with
+  2 gamma (1 - rho) = y) -- not the (1 + k(2c))/2 - k(c)^2 = (1 - e^{-y})^2 / 2 of a cos/sin pair
+  per frequency -- and for ANY frequency sampler (MC, CV, antithetic, moment matching) the
+  random-phase estimator has the cos-pair variance plus 1/(2m) and the same mean. Moment matching
+  leaves this 1/(2m) untouched.
 * Moment matching (003, Alg. 1, Eq. 8), varlab's own exact law: for m >= d + 1 the projections
   t_j = c' w~_j, j = 1..m, of the moment-matched frequencies are uniform on the sphere
   {sum t = 0, sum t^2 = D s^2} (D the covariance divisor, m or m - 1), for the Cholesky and the
@@ -29,6 +38,8 @@ c' Sigma c = s^2 = y below): t = c'w ~ N(0, s^2) for i.i.d. Gaussian frequencies
       E|E_MM|^2      = 1/m + (1 - 1/m) H(2 r^2)
       E[(Re E_MM)^2] = (1 + H(4 r^2 (1 - 1/m))) / (2m) + (1 - 1/m) (H(2 r^2) + H(r^2 (2 - 4/m))) / 2
 
+  and with random-phase features the variance is Var(Re E_MM) + 1/(2m).
+
   The mean differs from k: E_MM is biased, by O(1/m) (coefficients in
   ``moment_matching_derivation.mm_bias_coefficient``), and its law does not depend on d.
   These are computed Formulas: numpy calls mpmath's hyp0f1 point by point at a working
@@ -37,6 +48,7 @@ c' Sigma c = s^2 = y below): t = c'w ~ N(0, s^2) for i.i.d. Gaussian frequencies
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import mpmath
 import numpy as np
@@ -195,41 +207,88 @@ antithetic_variance = Formula(
 )
 
 
+#: the variance that i.i.d. random phases add to (1/m) sum cos(c'w_j), whatever the frequencies
+_PHASE_NOISE = "+ 1/(2m): 2 cos(a) cos(a - t) = cos t + cos(2a - t), a = w'x + b ~ U[0, 2 pi) given w"
+
+mc_phase_variance = Formula(
+    name="moment_matching.mc_phase_variance",
+    parameters=("scaled_distance", "m"),
+    expr=(1 + (1 - sympy.exp(-_y)) ** 2) / (2 * _m),
+    numeric=lambda scaled_distance, m: (1.0 + np.expm1(-_y_of(scaled_distance)) ** 2) / (2.0 * m),
+    source="varlab (derived; the paper gives the complex case only): per feature 1 + k(2c)/2 - k(c)^2 "
+           "(= 000, Thm 2, Eq. (18) at 2 gamma (1 - rho) = s^2)",
+    description="variance of (1/m) sum 2 cos(w_j'x + b_j) cos(w_j'y + b_j), i.i.d. Gaussian w_j "
+                "and random phases b_j (the real RFF map)",
+    derived_by_varlab=True,
+)
+
+cv_phase_optimal_variance = Formula(
+    name="moment_matching.cv_phase_optimal_variance",
+    parameters=("scaled_distance", "m"),
+    expr=((1 - sympy.exp(-_y)) ** 2 - _y ** 2 * sympy.exp(-_y) + 1) / (2 * _m),
+    numeric=lambda scaled_distance, m: _cv_cosine_numeric(scaled_distance, m) + 0.5 / m,
+    source=f"varlab (derived): the cosine CV* of Eq. (10) (beta1* = 0, beta2* = e^{{-y/2}}) {_PHASE_NOISE}",
+    description="variance of the optimal control-variate estimator with random-phase features",
+    derived_by_varlab=True,
+)
+
+antithetic_phase_variance = Formula(
+    name="moment_matching.antithetic_phase_variance",
+    parameters=("scaled_distance", "m"),
+    expr=((1 - sympy.exp(-_y)) ** 2 + sympy.Rational(1, 2)) / _m,
+    numeric=lambda scaled_distance, m: (np.expm1(-_y_of(scaled_distance)) ** 2 + 0.5) / m,
+    source=f"varlab (derived): antithetic pairs (w, -w), each feature its own phase, {_PHASE_NOISE}",
+    description="variance of the antithetic estimator with random-phase features (m even)",
+    derived_by_varlab=True,
+)
+
+
 # --- moment matching: the exact finite-m law (varlab's own) -------------------------------------
 
+@lru_cache(maxsize=2 ** 16)
+def _H_at(precision: int, L, m: int):
+    """0F1(; (m - 1)/2; -L/4) at ``precision`` bits (memoised: the mean, the complex, cosine and
+    random-phase variances share their terms, and claims ask for the same points again)."""
+    with mpmath.workprec(precision):
+        return mpmath.hyp0f1(mpmath.mpf(m - 1) / 2, -L / 4)
+
+
 def _H(L, m):
-    """0F1(; (m - 1)/2; -L/4) in mpmath (L >= 0, m >= 2 an int)."""
-    return mpmath.hyp0f1(mpmath.mpf(m - 1) / 2, -L / 4)
+    """0F1(; (m - 1)/2; -L/4) in mpmath at the ambient precision (L >= 0, m >= 2 an int)."""
+    return _H_at(mpmath.mp.prec, L, m)
 
 
-def _mm_moments(s, m, divisor: str):
-    """(E E_MM, E|E_MM|^2, E (Re E_MM)^2) at the ambient mpmath precision."""
+def _mm_value(s, m, divisor, what):
+    """E[E_MM] or one of its variances at the ambient mpmath precision (only the 0F1 terms that
+    ``what`` needs):
+
+        E[E_MM] = H(r^2 (1 - 1/m)), E|E_MM|^2 = 1/m + (1 - 1/m) H(2 r^2),
+        E[(Re E_MM)^2] = (1 + H(4 r^2 (1 - 1/m))) / (2m) + (1 - 1/m) (H(2 r^2) + H(r^2 (2 - 4/m))) / 2
+    """
     s = mpmath.mpf(s)
     m = int(m)
     D = m if divisor == "m" else m - 1
     r2 = D * s * s
     one_minus = 1 - mpmath.mpf(1) / m
     mean = _H(r2 * one_minus, m)
-    pair = _H(2 * r2, m)
-    second = mpmath.mpf(1) / m + one_minus * pair
-    real_second = ((1 + _H(4 * r2 * one_minus, m)) / (2 * m)
-                   + one_minus * (pair + _H(r2 * (2 - mpmath.mpf(4) / m), m)) / 2)
-    return mean, second, real_second
-
-
-def _mm_value(s, m, divisor, what):
-    mean, second, real_second = _mm_moments(s, m, divisor)
     if what == "mean":
         return mean
-    if s == 0 or m == 2:          # m = 2: t_2 = -t_1 with |t_1| fixed, E_MM is a constant
-        return mpmath.mpf(0)
-    return (second if what == "variance" else real_second) - mean * mean
+    phase_noise = mpmath.mpf(1) / (2 * m) if what == "phase_variance" else 0
+    if s == 0 or m == 2:          # m = 2: t_2 = -t_1 with |t_1| fixed, Re E_MM is a constant
+        return phase_noise
+    pair = _H(2 * r2, m)
+    if what == "variance":
+        second = mpmath.mpf(1) / m + one_minus * pair
+    else:
+        second = ((1 + _H(4 * r2 * one_minus, m)) / (2 * m)
+                  + one_minus * (pair + _H(r2 * (2 - mpmath.mpf(4) / m), m)) / 2)
+    return second - mean * mean + phase_noise
 
 
-def _working_dps(s, m, what) -> int:
+def _working_dps(s, m) -> int:
     """Digits that cover the cancellation: the variance is ~ s^6 / m (s^8 for cosines) against
-    terms of size 1."""
-    if what == "mean" or s == 0:
+    terms of size 1 (the mean gets the same digits, so that it shares its 0F1 term)."""
+    if s == 0:
         return 30
     return 30 + int(8 * max(0.0, -math.log10(s))) + int(math.log10(m) + 1)
 
@@ -237,7 +296,7 @@ def _working_dps(s, m, what) -> int:
 def _mm_numeric(divisor, what):
     def scalar(s, m):
         s, m = float(s), int(m)
-        with mpmath.workdps(_working_dps(s, m, what)):
+        with mpmath.workdps(_working_dps(s, m)):
             return float(_mm_value(s, m, divisor, what))
 
     vectorized = np.vectorize(scalar, otypes=[np.float64])
@@ -250,8 +309,8 @@ def _mm_numeric(divisor, what):
 def _mm_reference(divisor, what):
     def reference(scaled_distance, mm_dof):
         s, m = scaled_distance, int(mm_dof) + 1
-        if s != 0 and what != "mean":
-            extra = _working_dps(float(s), m, what) - 30
+        if s != 0:
+            extra = _working_dps(float(s), m) - 30
             with mpmath.workdps(mpmath.mp.dps + extra):
                 return _mm_value(s, m, divisor, what)
         return _mm_value(s, m, divisor, what)
@@ -260,7 +319,10 @@ def _mm_reference(divisor, what):
 
 _WHAT = {"mean": "E[E_MM] (its real part; the imaginary part has mean 0)",
          "variance": "E|E_MM - E E_MM|^2 (complex features)",
-         "cosine_variance": "Var(Re E_MM) (real cosine features)"}
+         "cosine_variance": "Var(Re E_MM) (real cosine features)",
+         "phase_variance": "Var(Re E_MM) + 1/(2m) (random-phase cosine features)"}
+#: ``features`` of the models -> the MM variance Formula's ``what``
+FEATURE_VARIANCE = {"complex": "variance", "cosine": "cosine_variance", "phase": "phase_variance"}
 
 
 def _mm_formula(divisor: str, what: str) -> Formula:
@@ -286,16 +348,20 @@ mm_variance_divisor_m = _mm_formula("m", "variance")
 mm_variance_divisor_m_minus_1 = _mm_formula("m-1", "variance")
 mm_cosine_variance_divisor_m = _mm_formula("m", "cosine_variance")
 mm_cosine_variance_divisor_m_minus_1 = _mm_formula("m-1", "cosine_variance")
+mm_phase_variance_divisor_m = _mm_formula("m", "phase_variance")
+mm_phase_variance_divisor_m_minus_1 = _mm_formula("m-1", "phase_variance")
 
 _MM = {("m", "mean"): mm_mean_divisor_m, ("m-1", "mean"): mm_mean_divisor_m_minus_1,
        ("m", "variance"): mm_variance_divisor_m, ("m-1", "variance"): mm_variance_divisor_m_minus_1,
        ("m", "cosine_variance"): mm_cosine_variance_divisor_m,
-       ("m-1", "cosine_variance"): mm_cosine_variance_divisor_m_minus_1}
+       ("m-1", "cosine_variance"): mm_cosine_variance_divisor_m_minus_1,
+       ("m", "phase_variance"): mm_phase_variance_divisor_m,
+       ("m-1", "phase_variance"): mm_phase_variance_divisor_m_minus_1}
 
 
 def mm_formula(divisor: str, what: str) -> Formula:
     """The exact MM Formula for ``divisor`` ("m" or "m-1") and ``what`` ("mean", "variance",
-    "cosine_variance")."""
+    "cosine_variance", "phase_variance")."""
     if divisor not in DIVISORS:
         raise ValueError(f"divisor must be one of {list(DIVISORS)}, got {divisor!r}")
     if what not in _WHAT:
@@ -303,12 +369,18 @@ def mm_formula(divisor: str, what: str) -> Formula:
     return _MM[(divisor, what)]
 
 
+def _features(features) -> str:
+    if not isinstance(features, str) or features not in FEATURE_VARIANCE:
+        raise ValueError(f"features must be one of {list(FEATURE_VARIANCE)}, got {features!r}")
+    return features
+
+
 def mm_moments(scaled_distance, m, divisor="m-1", features="complex") -> dict:
     """{"mean", "bias", "variance", "mse"} of E_MM with m >= 2 frequencies (numpy arrays; exact
-    for m >= d + 1)."""
+    for m >= d + 1); ``features`` "complex", "cosine" or "phase" (random-phase cosines)."""
     dof = np.asarray(m) - 1
     mean = mm_formula(divisor, "mean")(scaled_distance=scaled_distance, mm_dof=dof)
-    variance = mm_formula(divisor, "variance" if features == "complex" else "cosine_variance")(
+    variance = mm_formula(divisor, FEATURE_VARIANCE[_features(features)])(
         scaled_distance=scaled_distance, mm_dof=dof)
     bias = mean - kernel(scaled_distance=scaled_distance)
     return {"mean": mean, "bias": bias, "variance": variance, "mse": variance + bias ** 2}
@@ -317,10 +389,13 @@ def mm_moments(scaled_distance, m, divisor="m-1", features="complex") -> dict:
 def cv_variance(scaled_distance, m, beta1, beta2, features="complex"):
     """Variance of Eq. (10) for any coefficients (varlab, from the Gaussian moments of t):
     real part (1 - e^{-y})^2/2 - beta2 y^2 k + beta2^2 y^2/2, imaginary part
-    (1 - e^{-2y})/2 - 2 beta1 y k + beta1^2 y (complex = their sum; cosine = the real part),
-    divided by m. At beta = k this is Eq. (12)."""
+    (1 - e^{-2y})/2 - 2 beta1 y k + beta1^2 y (complex = their sum; cosine = the real part;
+    phase = the real part + 1/2, the random phases' share), divided by m. At beta = k this is
+    Eq. (12)."""
+    features = _features(features)
     y = np.square(np.asarray(scaled_distance, dtype=float))
     k = np.exp(-y / 2)
     real = np.expm1(-y) ** 2 / 2 - beta2 * y * y * k + beta2 ** 2 * y * y / 2
     imaginary = -np.expm1(-2 * y) / 2 - 2 * beta1 * y * k + beta1 ** 2 * y
-    return (real + (imaginary if features == "complex" else 0.0)) / np.asarray(m, dtype=float)
+    extra = {"complex": imaginary, "cosine": 0.0, "phase": 0.5}[features]
+    return (real + extra) / np.asarray(m, dtype=float)

@@ -15,6 +15,11 @@ E[(Re)^2] + E[(Im)^2] of the centred parts; minimising it over (b1, b2) re-deriv
   of S^{n-1}, as a series in a, against the 0F1 series used by varlab's exact MM law.
 * ``mm_bias_coefficient(divisor)``: lim m (E[E_MM] - k) / k (varlab's own): -y^2/4 for divisor
   m, y/2 - y^2/4 for divisor m - 1; E_MM is biased at order 1/m.
+* Random-phase features sqrt2 cos(w'x + b), b ~ U[0, 2 pi) (varlab's own): with a = w'x + b,
+  uniform mod 2 pi and independent of w, one product is ``phase_product()`` = 2 cos(a) cos(a - t).
+  ``phase_noise_moments()``: its part beyond cos t has conditional mean 0 and second moment 1/2
+  given w (so i.i.d. phases add 1/(2m) to the variance of any frequency sampler);
+  ``phase_feature_variance()``: 1 - e^{-y} + e^{-2y}/2 = 1 + k(2c)/2 - k(c)^2 per feature.
 """
 from __future__ import annotations
 
@@ -27,11 +32,13 @@ from .parameters import parameter
 
 __all__ = ["y", "t", "gaussian_mean", "variance_of_controlled", "optimal_coefficients",
            "optimal_variance", "squared_correlations", "paper_rho_squared",
-           "sphere_moment_series", "hyp0f1_series", "mm_bias_coefficient", "in_s"]
+           "sphere_moment_series", "hyp0f1_series", "mm_bias_coefficient", "in_s", "a",
+           "uniform_phase_mean", "phase_product", "phase_noise_moments", "phase_feature_variance"]
 
 s = parameter("scaled_distance").symbol
 y = sympy.Symbol("y", positive=True)            # y = s^2 = c' Sigma c
 t = sympy.Symbol("t", real=True)
+a = sympy.Symbol("a", real=True)                # a = w'x + b, the phase of one random-phase feature
 _b1, _b2 = sympy.symbols("beta1 beta2", real=True)
 
 
@@ -121,3 +128,29 @@ def mm_bias_coefficient(divisor: str = "m-1") -> sympy.Expr:
     mean = sympy.exp(-z) - eps * curvature
     k = sympy.exp(-y / 2)
     return sympy.simplify(sympy.series(mean / k - 1, eps, 0, 2).removeO().coeff(eps, 1))
+
+
+def uniform_phase_mean(expr: sympy.Expr) -> sympy.Expr:
+    """E[expr(a)] for a ~ U[0, 2 pi) (one sympy integral; t is held fixed)."""
+    integrand = sympy.expand(sympy.expand_trig(expr))
+    return sympy.simplify(sympy.integrate(integrand, (a, 0, 2 * sympy.pi)) / (2 * sympy.pi))
+
+
+def phase_product() -> sympy.Expr:
+    """sqrt2 cos(w'x + b) sqrt2 cos(w'y + b) = 2 cos(a) cos(a - t), a = w'x + b, t = w'(x - y)."""
+    return 2 * sympy.cos(a) * sympy.cos(a - t)
+
+
+def phase_noise_moments() -> tuple:
+    """(E_a[n], E_a[n^2]) of n = phase_product() - cos t given w (i.e. given t and every other
+    function of the frequencies): (0, 1/2). With independent phases the cross terms vanish, so
+    (1/m) sum_j products has the variance of (1/m) sum_j cos t_j plus 1/(2m), for any sampler."""
+    noise = phase_product() - sympy.cos(t)
+    return uniform_phase_mean(noise), uniform_phase_mean(noise ** 2)
+
+
+@lru_cache(maxsize=None)
+def phase_feature_variance() -> sympy.Expr:
+    """Var of one random-phase product for i.i.d. Gaussian w (varlab's own), in y."""
+    second = gaussian_mean(sympy.expand(uniform_phase_mean(phase_product() ** 2)))
+    return sympy.simplify(second - gaussian_mean(sympy.cos(t)) ** 2)

@@ -7,8 +7,11 @@ i.i.d. sampler in one dimension; d enters the models that couple the d coordinat
 matching, Sobol), which draw the m x d frequencies through ``varlab.features.samplers``.
 
 ``features``: "complex" (003, Eq. 4-5: E = (1/m) sum e^{-i t_j}; the paper's variance is
-E|E - k|^2) or "cosine" (the real part, cos/sin pair features). The engine needs a real
-estimate; for complex features the models return Re E + xi Im E with xi = +-1 a fair coin
+E|E - k|^2), "cosine" (the real part, cos/sin pair features) or "phase" (random-phase cosine
+features sqrt2 cos(w'x + b), b ~ U[0, 2 pi) i.i.d. per feature, the real map of
+``varlab.features.RFF``: one product is 2 cos(a) cos(a - t) = cos t + cos(2a - t) with a = w'x + b
+uniform mod 2 pi and independent of w, so the models draw a ~ U[0, 2 pi) after the frequencies
+and need neither x nor y). The engine needs a real estimate; for complex features the models return Re E + xi Im E with xi = +-1 a fair coin
 drawn per repetition (fresh models), or Re E + Im E for the prefix models, whose laws are
 symmetric under t -> -t (Im E then has mean 0 and is uncorrelated with Re E). Either way the
 scalar has mean E[Re E] and its MSE about k is E|E - k|^2 exactly.
@@ -21,14 +24,15 @@ import numpy as np
 
 from ... import _validate, spectral
 from ...features.samplers import get_sampler
-from ...features.samplers.moment_matching import DIVISORS, ROOTS, SINGULAR, moment_match
+from ...features.samplers.moment_matching import DIVISORS, ROOTS, SINGULAR
 from ...theory import moment_matching as theory
 from . import Model
 
 __all__ = ["MCModel", "CV1Model", "CV2Model", "AntitheticModel", "MomentMatchingModel",
-           "SobolModel", "ScrambledSobolModel", "FEATURES", "DIRECTIONS"]
+           "SobolModel", "ScrambledSobolModel", "FEATURES", "DIRECTIONS", "whitened_projections"]
 
-FEATURES = ("complex", "cosine")
+FEATURES = ("complex", "cosine", "phase")
+TWO_PI = 2.0 * math.pi
 DIRECTIONS = ("diagonal", "axis", "random")
 
 
@@ -43,6 +47,15 @@ def _draw_t(rng, n, k, s):
     return get_sampler("iid").frequencies(spectral.Gaussian(1.0), n * k, 1, rng).reshape(n, k) * s
 
 
+def _phase_noise(rng, t, out):
+    """out = cos(2a - t), a ~ U[0, 2 pi) i.i.d. (drawn after the frequencies): the part of a
+    random-phase product 2 cos(a) cos(a - t) beyond cos t."""
+    rng.random(out=out)
+    out *= 2.0 * TWO_PI
+    out -= t
+    np.cos(out, out=out)
+
+
 class _Paper003(Model):
     parameters = ("dimension", "scaled_distance")
 
@@ -55,35 +68,47 @@ class _Paper003(Model):
     def _complex(self):
         return self.features == "complex"
 
+    def _phase(self):
+        return self.features == "phase"
+
 
 class MCModel(_Paper003):
-    """Plain Monte Carlo (003, Eq. 4-5). Theory: V_MC of Cor. 1 (complex) or varlab's cosine
-    variance, exact."""
+    """Plain Monte Carlo (003, Eq. 4-5). Theory: V_MC of Cor. 1 (complex) or varlab's cosine or
+    random-phase variance, exact. Terms: cos t and sin t (complex, cosine) or cos t and the phase
+    noise cos(2a - t) (phase)."""
 
     name = "mm_mc"
     n_terms = 2
     unbiased = True
     description = "003 MC: (1/m) sum exp(-i c'w_j), i.i.d. Gaussian frequencies"
 
+    _VARIANCE = {"complex": theory.mc_variance, "cosine": theory.mc_cosine_variance,
+                 "phase": theory.mc_phase_variance}
+
     def theory(self, k, *, dimension, scaled_distance):
-        formula = theory.mc_variance if self._complex() else theory.mc_cosine_variance
-        variance = formula(scaled_distance=scaled_distance, m=np.asarray(k))
+        variance = self._VARIANCE[self.features](scaled_distance=scaled_distance, m=np.asarray(k))
         return {"variance": variance, "mse": variance}
 
     def sample(self, rng, n, k, out, workspace, *, dimension, scaled_distance):
         t = _draw_t(rng, n, k, scaled_distance)
         np.cos(t, out=out[0])
-        np.sin(t, out=out[1])
+        if self._phase():
+            _phase_noise(rng, t, out[1])
+        else:
+            np.sin(t, out=out[1])
 
     def combine(self, sums, k, *, dimension, scaled_distance):
+        if self._phase():
+            return (sums[0] + sums[1]) / k
         return (sums[0] - sums[1]) / k if self._complex() else sums[0] / k
 
 
 class CV2Model(_Paper003):
     """Control variates with both controls (003, Eq. 10-11): E_MC + beta1 i c'mu^ +
     beta2/2 (c'(Sigma^ - Sigma) c), Sigma^ = (1/m) sum w w'. ``beta1``/``beta2``: numbers, or
-    "optimal" for Thm 1's e^{-s^2/2} (for cosine features the optimal beta1 is 0 and the first
-    control, purely imaginary, drops out). Theory: ``theory.cv_variance``, exact."""
+    "optimal" for Thm 1's e^{-s^2/2} (for cosine and random-phase features the optimal beta1 is 0
+    and the first control, purely imaginary, drops out; the phases add their noise cos(2a - t) in
+    place of the sine term). Theory: ``theory.cv_variance``, exact."""
 
     name = "mm_cv2"
     n_terms = 4
@@ -117,13 +142,18 @@ class CV2Model(_Paper003):
     def sample(self, rng, n, k, out, workspace, *, dimension, scaled_distance):
         t = _draw_t(rng, n, k, scaled_distance)
         np.cos(t, out=out[0])
-        np.sin(t, out=out[1])
         out[2] = t
         np.multiply(t, t, out=out[3])
+        if self._phase():
+            _phase_noise(rng, t, out[1])
+        else:
+            np.sin(t, out=out[1])
 
     def combine(self, sums, k, *, dimension, scaled_distance):
         b1, b2 = self._coefficients(scaled_distance)
         real = sums[0] / k + 0.5 * b2 * (sums[3] / k - scaled_distance ** 2)
+        if self._phase():
+            return real + sums[1] / k
         if not self._complex():
             return real
         return real + (-sums[1] / k + b1 * sums[2] / k)
@@ -141,7 +171,9 @@ class CV1Model(CV2Model):
 
 class AntitheticModel(_Paper003):
     """Antithetic pairs (w, -w) (003, "Anti"): prefixes valid at even m. Theory:
-    ``theory.antithetic_variance`` (varlab's own), exact; Im E = 0."""
+    ``theory.antithetic_variance`` (varlab's own), exact; Im E = 0. With random-phase features
+    each of w and -w has its own phase (as ``RFF(sampler="antithetic")`` draws them):
+    ``theory.antithetic_phase_variance``."""
 
     name = "mm_antithetic"
     n_terms = 1
@@ -152,13 +184,21 @@ class AntitheticModel(_Paper003):
         return 2
 
     def theory(self, k, *, dimension, scaled_distance):
-        variance = theory.antithetic_variance(scaled_distance=scaled_distance, m=np.asarray(k))
+        formula = theory.antithetic_phase_variance if self._phase() else theory.antithetic_variance
+        variance = formula(scaled_distance=scaled_distance, m=np.asarray(k))
         return {"variance": variance, "mse": variance}
 
     def sample(self, rng, n, k, out, workspace, *, dimension, scaled_distance):
         half = _draw_t(rng, n, k // 2, scaled_distance)
         np.cos(half, out=out[0][:, 0::2])
         out[0][:, 1::2] = out[0][:, 0::2]            # cos(-t) = cos t; the sines cancel
+        if self._phase():                            # t and -t, each with its own phase
+            t = workspace.buffer("t", (n, k))
+            t[:, 0::2] = half
+            np.negative(half, out=t[:, 1::2])
+            noise = workspace.buffer("noise", (n, k))
+            _phase_noise(rng, t, noise)
+            out[0] += noise
 
     def combine(self, sums, k, *, dimension, scaled_distance):
         return sums[0] / k
@@ -184,20 +224,53 @@ class _Fresh(_Paper003):
         self.direction = _choice(direction, "direction", DIRECTIONS)
 
     def _estimates(self, rng, n, t):
-        """Re E (+ xi Im E) from the (n, m) projections t."""
+        """Re E (+ xi Im E, or + the mean phase noise) from the (n, m) projections t."""
         real = np.cos(t).mean(axis=1)
+        if self._phase():
+            noise = np.empty_like(t)
+            _phase_noise(rng, t, noise)
+            return real + noise.mean(axis=1)
         if not self._complex():
             return real
         coin = rng.integers(0, 2, n) * 2.0 - 1.0
         return real - coin * np.sin(t).mean(axis=1)
 
 
+def whitened_projections(W, c, *, root="cholesky", divisor="m-1", singular="error"):
+    """t = moment_match(W, root=, divisor=, singular=) @ c, row by row, for a stack of draws W
+    (n, m, d) and vectors c (n, d) -> (n, m), without whitening the m rows (003, Alg. 1, steps
+    4-5 projected on c): t_j = (w_j - mu)' A^{-T} c with A the square root of the sample
+    covariance S (A = L of S = L L' for "cholesky", S^{1/2} for "symmetric", diag(S)^{1/2} for the
+    m <= d fallback). The same centring, divisor and roots as the sampler's ``moment_match``, equal
+    to it up to rounding (tests/test_moment_matching.py), at O(d^3) per repetition for the solve
+    instead of O(m d^2). W is overwritten by its centred rows."""
+    n, m, d = W.shape
+    if m <= d and singular == "error":
+        raise ValueError(f"m={m} frequencies in d={d} dimensions: the sample covariance of moment "
+                         f"matching is singular for m <= d; use m >= d + 1 or singular='diagonal'")
+    W -= W.mean(axis=1, keepdims=True)
+    scale = m if divisor == "m" else m - 1
+    if m <= d:
+        v = c / np.sqrt(np.einsum("nmd,nmd->nd", W, W) / scale)
+    else:
+        S = np.matmul(np.swapaxes(W, 1, 2), W)
+        S /= scale
+        if root == "cholesky":
+            L = np.linalg.cholesky(S)                                   # S = L L'
+            v = np.linalg.solve(np.swapaxes(L, 1, 2), c[:, :, None])[:, :, 0]   # L' v = c
+        else:
+            values, vectors = np.linalg.eigh(S)                          # S^{-1/2} c
+            v = np.einsum("ndk,nk->nd", vectors,
+                          np.einsum("ndk,nd->nk", vectors, c) / np.sqrt(values))
+    return np.einsum("nmd,nd->nm", W, v)
+
+
 class MomentMatchingModel(_Fresh):
     """Moment matching (003, Alg. 1, Eq. 8), drawn afresh for every m: n x m x d Gaussian draws,
-    centred and whitened by ``varlab.features.samplers.moment_matching.moment_match`` (the
-    sampler's own code, on a stack of repetitions), projected on c = s u (u from
-    ``direction``). Options: ``root``, ``divisor``, ``singular`` as the sampler's. Theory:
-    varlab's exact law (``theory.mm_moments``) for m >= d + 1; none for the fallback."""
+    centred and whitened as the sampler's ``moment_match`` does and projected on c = s u (u from
+    ``direction``) by ``whitened_projections`` (the projection of the whitened rows, computed
+    without whitening them). Options: ``root``, ``divisor``, ``singular`` as the sampler's.
+    Theory: varlab's exact law (``theory.mm_moments``) for m >= d + 1; none for the fallback."""
 
     name = "mm_moment_matching"
     description = "003 MM: moment-matched frequencies (Alg. 1)"
@@ -227,9 +300,8 @@ class MomentMatchingModel(_Fresh):
     def estimate(self, rng, n, k, workspace, *, dimension, scaled_distance):
         W = workspace.buffer("W", (n, k, dimension))
         rng.standard_normal(out=W)                    # Alg. 1, steps 2-3 (sigma = 1 w.l.o.g.)
-        whitened = moment_match(W, root=self.root, divisor=self.divisor, singular=self.singular)
         c = _direction(rng, n, dimension, self.direction) * scaled_distance
-        t = np.matmul(whitened, c[:, :, None])[:, :, 0]
+        t = whitened_projections(W, c, root=self.root, divisor=self.divisor, singular=self.singular)
         return self._estimates(rng, n, t)
 
 
