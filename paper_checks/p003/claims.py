@@ -374,8 +374,12 @@ def mm_beats_mc(run):
        statement="With real cosine features too, E_MM has lower MSE than MC at small m and m close "
                  "to d.")
 def mm_beats_mc_cosine(run):
-    worst, at, z, rows = _beats(run, "cosine")
-    summary = (f"exact MSE_MM / Var_MC(cosine): max {worst:.4g} at {at}; simulated at d = 5: "
+    return _real_beats_verdict(run, "cosine", "cosine")
+
+
+def _real_beats_verdict(run, features, name):
+    worst, at, z, rows = _beats(run, features)
+    summary = (f"exact MSE_MM / Var_MC({name}): max {worst:.4g} at {at}; simulated at d = 5: "
                f"max z of MSE_MM - Var_MC = {np.max(z):.1f} (positive z: MM worse)")
     return run.verdict(worst < 1, summary, theory=worst, details=rows)
 
@@ -385,10 +389,7 @@ def mm_beats_mc_cosine(run):
        statement="With random-phase cosine features (varlab.features.RFF's default map) too, E_MM has "
                  "lower MSE than MC at small m and m close to d.")
 def mm_beats_mc_phase(run):
-    worst, at, z, rows = _beats(run, "phase")
-    summary = (f"exact MSE_MM / Var_MC(random phase): max {worst:.4g} at {at}; simulated at d = 5: "
-               f"max z of MSE_MM - Var_MC = {np.max(z):.1f} (positive z: MM worse)")
-    return run.verdict(worst < 1, summary, theory=worst, details=rows)
+    return _real_beats_verdict(run, "phase", "random phase")
 
 
 def _needed(mse, grid, target, d):
