@@ -78,8 +78,8 @@ def table1(budget):
                      for s in E.FEATURE_SAMPLERS]
             cells = [f"{100 * errors[s][:, j].mean():.2f} +- {100 * errors[s][:, j].std(ddof=1) / np.sqrt(trials):.2f}"
                      if s in errors else "n/a" for s in E.FEATURE_SAMPLERS]
-            rows.append([name, f"{p}"] + cells + ["/".join(paper)])
-    fig, ax = plt.subplots(figsize=(12, 1.4 + 0.4 * len(rows)))
+            rows.append([name, f"{p}" if p < 2 * m else f"all ({p})"] + cells + ["/".join(paper)])
+    fig, ax = plt.subplots(figsize=(12, 0.8 + 0.35 * len(rows)))
     ax.axis("off")
     ax.table(cellText=rows, colLabels=["data", "PCs"] + [f"{s} (mean +- SE)" for s in E.FEATURE_SAMPLERS]
              + ["paper (LR500)"], loc="center")
