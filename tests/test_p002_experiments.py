@@ -1,12 +1,13 @@
-"""Paper 002 experiments: Fig. 2's one-pass Gram errors equal the AsKRFF Gram; Eq. (12) helper."""
+"""Paper 002 experiments: Fig. 2's one-pass Gram errors equal the AsKRFF Gram; the part Grams and
+Eq. (12) helper; the on-disk store of finished trials."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from paper_checks.p002 import gram_error
+from paper_checks.p002 import gram_error, units
 from varlab.features import AsKRFF
-from varlab.features.asymmetric import asymmetric_gram, fit_total_masses
+from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses, fit_total_masses
 
 
 def test_normalised_data_in_unit_cube():
@@ -29,3 +30,31 @@ def test_one_pass_errors_equal_the_feature_map_gram(kernel):
 def test_fit_total_masses_validates_shapes():
     with pytest.raises(ValueError, match="one shape"):
         fit_total_masses(np.eye(3), 1.0, np.eye(3), np.eye(2), np.eye(3))
+
+
+def test_part_grams_are_the_feature_map_products():
+    """gram_error.part_grams (used by claim 002.eq12.ns) = the products of AsKRFF's Eq. (8) maps,
+    and Eq. (12) on them = estimate_total_masses."""
+    X = np.random.default_rng(0).standard_normal((30, 2))
+    ask = AsKRFF("shift_gaussian", n_components=40, sigma=1.0, shift=0.8, random_state=1).fit(X)
+    A1, A2, A3 = gram_error.part_grams(X, ask.frequencies_)
+    phi, psi = ask.blocks(X)
+    np.testing.assert_allclose(A1, phi["real_positive"] @ phi["real_positive"].T, atol=1e-13)
+    np.testing.assert_allclose(A2, phi["real_negative"] @ phi["real_negative"].T, atol=1e-13)
+    np.testing.assert_allclose(A3, phi["imaginary_positive"] @ psi.T, atol=1e-13)
+    K = asymmetric_gram("shift_gaussian", X, X, 1.0, ask.vector_)
+    k0 = float(ask.measure_.exact_kernel(np.zeros(2)))
+    fitted, direct = fit_total_masses(K, k0, A1, A2, A3), estimate_total_masses(ask, X)
+    assert fitted == pytest.approx(direct, rel=1e-9)
+
+
+def test_units_store_and_resume(tmp_path, monkeypatch):
+    calls = []
+    compute = lambda: calls.append(1) or {"accuracy": 0.1 + 0.2, "errors": [1 / 3, 2.5e-17]}
+    monkeypatch.setattr(units, "STORE", None)
+    assert units.cached("k", compute) == compute() and len(calls) == 2       # in memory: recomputed
+    monkeypatch.setattr(units, "STORE", tmp_path)
+    first = units.cached("fig2-x-1", compute)
+    again = units.cached("fig2-x-1", compute)
+    assert len(calls) == 3 and again == first                                # stored: not recomputed
+    assert (tmp_path / "fig2-x-1.json").exists() and not list(tmp_path.glob("*.partial"))

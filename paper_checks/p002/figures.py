@@ -75,7 +75,7 @@ def table1(budget):
         low = min(ours.min(), paper[:, 0].min())
         ax.set(ylabel="test accuracy (%)", title=name, ylim=(low - 5, 100))
         finish_axes(ax, legend_size=8)
-    trials, rows, log2_c, folds = classification.SETTINGS.get(budget.name, classification.SETTINGS["quick"])
+    trials, rows, log2_c, folds, _ = classification.SETTINGS.get(budget.name, classification.SETTINGS["quick"])
     fig.suptitle(f"002 Table 1: LinearSVC accuracy, M = 2d ({trials} trials; training rows "
                  + ", ".join(f"{k} {'all' if v is None else v}" for k, v in rows.items())
                  + f"; {len(log2_c)} C values, {folds}-fold CV)")

@@ -20,17 +20,22 @@ import math
 
 import numpy as np
 import scipy.linalg.blas
+from threadpoolctl import threadpool_limits
 
 from varlab import _random, datasets, spectral
 from varlab.features.asymmetric import asymmetric_gram, fit_total_masses
 from varlab.spectral.asymmetric import kernel_value
 
+from . import units
+
 DATASETS = ("spambase", "letter")
 KERNELS = {"shift_gaussian": "shift", "sinh_gaussian": "beta", "cosh_gaussian": "beta"}
 SIGMA, N_SUBSET = 2.0, 50
+_PARTS = ("real_positive", "real_negative", "imaginary_positive")
 _BLOCK = 1024
 #: budget -> (n points, largest log2(M/d), trials); the paper (full): 1000 points, 2^10, 10 trials
-SETTINGS = {"test": (300, 4, 3), "quick": (500, 5, 3), "full": (1000, 10, 10)}
+#: (quick: 10 trials, as the paper, so that the t test of the per-trial slopes has power; fewer points)
+SETTINGS = {"test": (200, 4, 4), "quick": (300, 5, 10), "full": (1000, 10, 10)}
 
 
 @functools.lru_cache(maxsize=None)
@@ -60,6 +65,40 @@ def _accumulate(X, W, cos_sum, sin_sum):
         scipy.linalg.blas.dgemm(1.0, S, C, beta=1.0, c=sin_sum, trans_b=1, overwrite_c=1)
 
 
+def _running_sums(n, W):
+    """Zeroed running sums: {real part: n x n} for the real parts present in W, and the sine sum."""
+    return ({p: np.zeros((n, n), order="F") for p in _PARTS[:2] if p in W}, np.zeros((n, n), order="F"))
+
+
+def _add(X, W, start, stop, cos_sums, sin_sum):
+    """Add the frequencies start..stop of each part of W to the running sums, in blocks."""
+    for begin in range(start, stop, _BLOCK):
+        end = min(stop, begin + _BLOCK)
+        for p, total in cos_sums.items():
+            _accumulate(X, W[p][begin:end], total, None)
+        _accumulate(X, W["imaginary_positive"][begin:end], None, sin_sum)
+
+
+def _means(cos_sums, sin_sum, M):
+    """(A1, A2, A3) from the running sums over M frequencies (A2 = 0 for an empty R- part)."""
+    n = sin_sum.shape[0]
+    upper = np.triu(np.ones((n, n), dtype=bool), 1)          # dsyrk filled the upper triangle
+    A1, A2 = (np.where(upper, cos_sums[p], cos_sums[p].T) / M if p in cos_sums else np.zeros((n, n))
+              for p in _PARTS[:2])
+    return A1, A2, (sin_sum - sin_sum.T) / M
+
+
+def part_grams(X, W):
+    """The part Grams of Eq. (12) for the rows of X: A1[i, k] = mean cos<omega, x_i - x_k>, A2
+    (zeta; 0 for an empty part) and A3 = mean sin<nu, x_i - x_k> (= phi(nu) psi(nu)^T), over the
+    frequencies W[part] (each (M, d))."""
+    X = np.asfortranarray(X, dtype=float)
+    cos_sums, sin_sum = _running_sums(X.shape[0], W)
+    M = W["imaginary_positive"].shape[0]
+    _add(X, W, 0, M, cos_sums, sin_sum)
+    return _means(cos_sums, sin_sum, M)
+
+
 def gram_errors(X, kernel, log2_max, random_state):
     """Relative Frobenius errors of the AsK-RFF Gram of the rows of X for M = d 2^1..d 2^log2_max:
     (estimated-mass errors, exact-mass errors, estimated masses (L, 3)); masses by Eq. (12) on the
@@ -72,56 +111,49 @@ def gram_errors(X, kernel, log2_max, random_state):
     rng = _random.generator(random_state)
     checkpoints = d * 2 ** np.arange(1, log2_max + 1)
     parts = measure.parts()
-    W = {p: parts[p].rvs(int(checkpoints[-1]), d, rng) for p in ("real_positive", "real_negative",
-                                                                  "imaginary_positive") if parts[p] is not None}
-    cos_sums = {p: np.zeros((n, n), order="F") for p in ("real_positive", "real_negative") if p in W}
-    sin_sum = np.zeros((n, n), order="F")
+    W = {p: parts[p].rvs(int(checkpoints[-1]), d, rng) for p in _PARTS if parts[p] is not None}
+    cos_sums, sin_sum = _running_sums(n, W)
     K = asymmetric_gram(kernel, X, X, SIGMA, vector)
     norm = np.linalg.norm(K)
     k0 = float(kernel_value(kernel, np.zeros(d), SIGMA, vector))
-    upper = np.triu(np.ones((n, n), dtype=bool), 1)
     sub = slice(0, N_SUBSET)
     est_err, exact_err, masses, done = [], [], [], 0
     for M in checkpoints:
-        for start in range(done, int(M), _BLOCK):
-            stop = min(int(M), start + _BLOCK)
-            for p in cos_sums:
-                _accumulate(X, W[p][start:stop], cos_sums[p], None)
-            _accumulate(X, W["imaginary_positive"][start:stop], None, sin_sum)
+        _add(X, W, done, int(M), cos_sums, sin_sum)
         done = int(M)
-        A = {}
-        for p, total in cos_sums.items():
-            full = np.where(upper, total, total.T) / M      # dsyrk filled the upper triangle
-            A[p] = full
-        A.setdefault("real_negative", np.zeros((n, n)))
-        A3 = (sin_sum - sin_sum.T) / M
-        fitted = fit_total_masses(K[sub, sub], k0, A["real_positive"][sub, sub],
-                                  A["real_negative"][sub, sub], A3[sub, sub])
+        A1, A2, A3 = _means(cos_sums, sin_sum, M)
+        fitted = fit_total_masses(K[sub, sub], k0, A1[sub, sub], A2[sub, sub], A3[sub, sub])
         for m, out in ((fitted, est_err), (exact, exact_err)):
-            approx = (m["real_positive"] * A["real_positive"] - m["real_negative"] * A["real_negative"]
-                      - 2.0 * m["imaginary_positive"] * A3)
+            approx = m["real_positive"] * A1 - m["real_negative"] * A2 - 2.0 * m["imaginary_positive"] * A3
             out.append(np.linalg.norm(K - approx) / norm)
-        masses.append([fitted[p] for p in ("real_positive", "real_negative", "imaginary_positive")])
+        masses.append([fitted[p] for p in _PARTS])
     return np.array(est_err), np.array(exact_err), np.array(masses)
+
+
+@threadpool_limits.wrap(limits=1)
+def _trial(name, kernel, trial, n, log2_max, random_state):
+    """{"estimated": errors with Eq. (12) masses, "exact": with the exact masses} of one trial (BLAS on
+    one thread: the fastest on the shared 2-core machine, and the same bits whatever its load)."""
+    X_train = normalised(name)[0]
+    seed = np.random.SeedSequence([random_state, _random.stable_hash(f"002.fig2-{name}-{kernel}"), trial])
+    rng = np.random.default_rng(seed)
+    rows = rng.choice(X_train.shape[0], size=min(n, X_train.shape[0]), replace=False)
+    estimated, exact, _ = gram_errors(X_train[rows], kernel, log2_max, rng)
+    return {"estimated": estimated.tolist(), "exact": exact.tolist()}
 
 
 @functools.lru_cache(maxsize=None)
 def fig2_results(budget_name, random_state):
     """{(dataset, kernel): (errors with Eq. 12 masses (trials, L), with exact masses, log2(M/d))}
-    at the budget's slice; seeds from ``random_state``, the dataset, kernel and trial."""
+    at the budget's slice; seeds from ``random_state``, the dataset, kernel and trial; each trial is
+    a unit of :mod:`.units` (kept on disk by the full-budget run)."""
     n, log2_max, trials = SETTINGS.get(budget_name, SETTINGS["quick"])
     out = {}
     for name in DATASETS:
-        X_train = normalised(name)[0]
         for kernel in KERNELS:
-            est, exa = [], []
-            for trial in range(trials):
-                seed = np.random.SeedSequence([random_state, _random.stable_hash(f"002.fig2-{name}-{kernel}"),
-                                               trial])
-                rng = np.random.default_rng(seed)
-                rows = rng.choice(X_train.shape[0], size=min(n, X_train.shape[0]), replace=False)
-                e, x, _ = gram_errors(X_train[rows], kernel, log2_max, rng)
-                est.append(e)
-                exa.append(x)
-            out[(name, kernel)] = (np.array(est), np.array(exa), np.arange(1, log2_max + 1))
+            runs = [units.cached(f"fig2-{budget_name}-{random_state}-{name}-{kernel}-{trial}",
+                                 functools.partial(_trial, name, kernel, trial, n, log2_max, random_state))
+                    for trial in range(trials)]
+            out[(name, kernel)] = (np.array([r["estimated"] for r in runs]),
+                                   np.array([r["exact"] for r in runs]), np.arange(1, log2_max + 1))
     return out
