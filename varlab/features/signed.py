@@ -19,6 +19,7 @@ Which is better depends on the cross term H(z) (varlab/theory/signed.py; paper_c
 """
 from __future__ import annotations
 
+import inspect
 import math
 
 import numpy as np
@@ -58,9 +59,11 @@ class GRFF(ParamsMixin):
 
     Parameters
     ----------
-    kernel : varlab.spectral.SignedMeasure or SpectralMeasure, default DeltaGaussian()
+    kernel : varlab.spectral.SignedMeasure or SpectralMeasure or str, default DeltaGaussian()
         The kernel's signed spectral measure (a probability measure is a signed one with an
-        empty negative part).
+        empty negative part), or the name of a registered measure (``varlab.spectral.measures()``,
+        e.g. "polynomial_sphere") built with ``kernel_params`` at ``fit``, where a measure taking
+        ``dimension`` gets the width of X unless ``kernel_params`` gives it.
     n_components : int, default=100
         s, the number of frequencies drawn from each part.
     sampler : {"iid", "orthogonal"} or a registered sampler name, default="iid"
@@ -70,24 +73,37 @@ class GRFF(ParamsMixin):
         delta-Gaussian, so mutual orthogonality never lowers the variance there, and its blocks of
         d/2 rows per part give fewer orthogonal pairs for s > d/2).
     random_state : None, int, Generator, SeedSequence or RandomState
+    kernel_params : dict or None, default=None
+        Parameters of the measure named by ``kernel`` (e.g. {"a": 3.0, "degree": 1}).
 
     Attributes: ``positive_frequencies_`` (s, d), ``negative_frequencies_`` (s or 0, d),
     ``masses_`` (P, N), ``n_features_in_``.
     """
 
     def __init__(self, kernel=None, n_components=100, *, sampler="iid", orthogonality="separate",
-                 random_state=None):
+                 random_state=None, kernel_params=None):
         self.kernel = kernel
         self.n_components = n_components
         self.sampler = sampler
         self.orthogonality = orthogonality
         self.random_state = random_state
+        self.kernel_params = kernel_params
 
-    def _measure(self):
+    def _measure(self, d):
         kernel = self.kernel
         if kernel is None:
             from ..spectral.signed import DeltaGaussian
             kernel = DeltaGaussian()
+        if isinstance(kernel, str):
+            params = {} if self.kernel_params is None else self.kernel_params
+            if not hasattr(params, "items"):
+                raise TypeError(f"kernel_params must be a dict of the measure's parameters or None, got {params!r}")
+            params = dict(params)
+            if "dimension" in inspect.signature(spectral.measures().get(kernel, dict).__init__).parameters:
+                params.setdefault("dimension", d)
+            kernel = spectral.get_measure(kernel, **params)
+        elif self.kernel_params is not None:
+            raise ValueError("kernel_params is only used with a kernel given by name, got a measure object")
         return spectral.as_signed(kernel)
 
     def fit(self, X, y=None):
@@ -96,7 +112,7 @@ class GRFF(ParamsMixin):
         s = _validate.positive_int(self.n_components, "n_components")
         if not isinstance(self.sampler, str):
             raise TypeError(f"sampler must be a registered sampler name, got {self.sampler!r}")
-        measure = self._measure()
+        measure = self._measure(X.shape[1])
         rng = _random.generator(self.random_state)
         W, V = signed_frequencies(measure, s, X.shape[1], sampler=self.sampler,
                                   orthogonality=self.orthogonality, rng=rng)
