@@ -88,3 +88,102 @@ def test_rejection_acceptance_matches_theory():
     _, proposals = part.rejection_rvs(4000, 2, 5)
     rate = 4000 / proposals
     assert abs(rate - part.acceptance_rate) < 4.5 * math.sqrt(part.acceptance_rate / proposals)
+
+
+# --- fuzz findings (issue 12) ---------------------------------------------------------------------
+@pytest.mark.parametrize("s", [5e-324, 2.9e-309, 1e-300, 1e-160, 1e-10, 0.01])
+def test_masses_at_tiny_spreads(s):
+    """cos_*_mass(spread=5e-324) was NaN: the erfc arguments (a - i lam s^2)/(s sqrt 2) were a
+    complex division by a subnormal; the edges are now e^{-t^2 + i lam a} w(y + i t) (Faddeeva)."""
+    assert theory.cos_positive_mass(spread=s) == pytest.approx(math.exp(-s * s / 2), rel=1e-15)
+    assert theory.cos_negative_mass(spread=s) == 0.0          # e^{-(pi/2)^2/(2 s^2)}: below 1e-323
+    # E max(sin X, 0) = D(s/sqrt2)/sqrt(pi) (Dawson) = s/sqrt(2 pi) (1 - s^2/3 + s^4/15 - ...)
+    expected = s / math.sqrt(2 * math.pi) * (1 - s * s / 3 + s ** 4 / 15)
+    np.testing.assert_allclose(theory.sin_positive_mass(spread=s), expected, rtol=1e-12 if s > 1e-307 else 1e-3,
+                               atol=1e-323)
+
+
+def test_segments_and_part_transforms_match_mpmath_where_erfc_overflowed():
+    """_segment multiplied e^{-(lam s)^2/2} by erfc values of size e^{(lam s)^2/2}: inf * 0 = NaN
+    for lam s > 37; h_transform's Fourier branch at a tiny spread built ~13/s terms
+    ('Maximum allowed size exceeded' at s = 1e-300)."""
+    lam = np.array([25.0, -40.0, 3.0, 60.0])
+    s = np.array([1.9, 1.5, 0.05, 1.0])
+    a, b = np.array([0.0, 1.0, 0.2, 3.0]), np.array([math.pi, 4.0, 2.0, 7.0])
+    got = theory._segment(lam, s, a, b)
+    with mpmath.workdps(40):
+        expected = [complex(theory._mp_segment(*map(mpmath.mpf, args))) for args in zip(lam, s, a, b)]
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-300)
+    # s = 1e-300: cos+(X) = cos X exactly, E[e^{i lam X} cos X] = (e^{-(lam+1)^2 s^2/2} + e^{-(lam-1)^2 s^2/2})/2
+    np.testing.assert_allclose(theory.h_transform(np.array([1e300, -1e300, 3.0]), 1e-300, "cos+"),
+                               [math.exp(-0.5), math.exp(-0.5), 1.0], rtol=1e-15)
+    assert theory.h_transform(np.inf, 0.5, "sin+") == 0                        # Riemann-Lebesgue limit
+    with mpmath.workdps(30):
+        for h in ("cos+", "sin+", "sin-"):
+            for spread, phase in ((0.01, 1e3), (0.3, 200.0), (0.039, 40.0)):
+                np.testing.assert_allclose(theory.h_transform(phase, spread, h),
+                                           complex(theory._mp_h_integral(mpmath.mpf(phase), mpmath.mpf(spread), h)),
+                                           rtol=1e-9, atol=1e-15)
+
+
+@pytest.mark.parametrize("name, vector", [("shift_gaussian", "shift"), ("sinh_gaussian", "beta"),
+                                          ("cosh_gaussian", "beta")])
+def test_extreme_sigma_is_refused_naming_sigma_and_the_vector(name, vector):
+    """sigma = 1.7e308 gave a NaN mass (shift), sigma = 1e300 "the part h='sin+' has total mass 0"
+    (no parameter named), sigma = 1e-300 "c must be nonzero" (c is not a parameter) or silently
+    zero imaginary masses (sinh: c = sigma^2 beta underflowed)."""
+    for sigma in (1.7e308, 1e-300, 5e-324):
+        with pytest.raises(ValueError, match=rf"^(sigma and {vector} give|sigma must be at least)"):
+            spectral.get_measure(name, sigma=sigma, **{vector: (0.5,)})
+    mu = spectral.get_measure(name, sigma=1.0, **{vector: (0.0,)})           # s = 0: a plain Gaussian
+    assert mu.total_masses() == {"real_positive": 1.0, "real_negative": 0.0,
+                                 "imaginary_positive": 0.0, "imaginary_negative": 0.0}
+    np.testing.assert_allclose(mu.kernel([[1.0]]), math.exp(-0.5), rtol=1e-15)
+    z = np.array([[1e308, -1e308], [1e-320, 0.0], [0.4, -0.3]])
+    mu = spectral.get_measure(name, sigma=1.3, **{vector: (0.5, 0.2)})
+    values = mu.kernel(z)
+    np.testing.assert_allclose(values, mu.exact_kernel(z), rtol=1e-9, atol=1e-15)
+    assert values[0] == 0.0 and np.all(np.isfinite(mu.exact_kernel(z)))
+
+
+def test_shift_gaussian_at_a_huge_sigma_has_its_exact_tiny_imaginary_masses():
+    mu = spectral.get_measure("shift_gaussian", sigma=1e300, shift=(0.5,))
+    masses = mu.total_masses()
+    np.testing.assert_allclose(masses["imaginary_positive"], 5e-301 / math.sqrt(2 * math.pi), rtol=1e-14)
+    assert masses["real_positive"] == 1.0 and masses["real_negative"] == 0.0
+
+
+@pytest.mark.parametrize("h, law", [("sin+", scipy.stats.rayleigh), ("cos+", scipy.stats.norm)])
+def test_exact_phase_sampler_resolves_a_tiny_spread(h, law):
+    """The inverse-CDF solve bisected on [a, a + pi] for 14 steps: at s = 1e-6 it stopped near
+    pi / 2^14 ~ 2e-4 = 200 s. Bracketed within 40 s of 0, X/s has the law of h(s x) phi(x): for
+    s -> 0, sin+ gives x+ phi(x) (Rayleigh on x > 0) and cos+ gives phi (normal)."""
+    s = 1e-6
+    x = _phase_exact(h, s, 4000, np.random.default_rng(3)) / s
+    assert scipy.stats.kstest(x, law.cdf).pvalue > 1e-3
+
+
+def test_askrff_refuses_phases_beyond_float64():
+    """distance = 1e308 (d = 1): w @ D overflowed, cos gave NaN and the engine a
+    FloatingPointError; the maps of AsKRFF returned NaN for data near 1e308."""
+    from varlab import mc
+
+    for model in ("askrff", "askrff_feature_map"):
+        with pytest.raises(ValueError, match=r"^distance=1e\+308 is too large"):
+            mc.simulate(model, k=[1, 2], n_repetitions=10, random_state=0, dimension=1, distance=1e308)
+    ask = AsKRFF("shift_gaussian", n_components=4, sigma=1.0, shift=0.5, random_state=0).fit(np.zeros((2, 1)))
+    with pytest.raises(ValueError, match=r"^X: the phases"):
+        ask.left(np.array([[1.7e308]]))
+    with pytest.raises(ValueError, match=r"^Y: the phases"):
+        ask.right(np.array([[1.7e308]]))
+
+
+def test_askrff_theory_only_inside_the_declared_phase_ratio_domain():
+    """distance = 100 puts <c, D>/|c|^2 = -100 outside phase_ratio's [-20, 20]: the model's
+    theory raised "phase_ratio must be in [-20.0, 20.0]" after the simulation; it is now absent."""
+    from varlab import mc
+
+    far = mc.simulate("askrff", k=[1], n_repetitions=10, random_state=0, dimension=2, distance=100.0)
+    assert not far.theory and np.isfinite(far.mean).all()
+    near = mc.simulate("askrff", k=[1], n_repetitions=10, random_state=0, dimension=2, distance=1.0)
+    assert set(near.theory) == {"variance", "mse"}

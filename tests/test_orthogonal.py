@@ -7,7 +7,7 @@ import scipy.linalg
 from varlab import mc, spectral
 from varlab.features import RFF
 from varlab.features.samplers import get_sampler
-from varlab.features.samplers.orthogonal import fwht, haar_orthogonal
+from varlab.features.samplers.orthogonal import fwht, haar_orthogonal, sorf_directions
 from varlab.mc import Z_MAX
 from varlab.mc.models.orthogonal import ORFColumnsModel, ORFModel
 from varlab.theory import orthogonal, orthogonal_derivation
@@ -107,3 +107,61 @@ def test_symbolic_derivation(d):
 def test_symbolic_kummer_and_iid_variance():
     assert orthogonal_derivation.kummer_check(4) == 0
     assert orthogonal_derivation.iid_variance_check() == 0
+
+
+# --- fuzz findings (issue 12) ---------------------------------------------------------------------
+def test_orthogonal_samplers_refuse_what_cannot_fit_and_sorf_computes_only_the_rows_it_returns():
+    """ORF/SORF built (blocks, p, p) even for m = 1: d = 10^5 was a MemoryError (10^10 numbers),
+    d = 10^6 the OOM killer. Each draw now states its size (``elements``) and refuses more than
+    MAX_ELEMENTS numbers; SORF computes only the m rows it returns (each row its own
+    Walsh-Hadamard chain), so 16 frequencies in d = 10^5 cost 16 x 2^17 numbers."""
+    from varlab.features.samplers.orthogonal import MAX_ELEMENTS
+
+    g = spectral.Gaussian(1.0)
+    with pytest.raises(ValueError, match=r"^m=1 frequencies in d=100000 dimensions: sampler 'orthogonal'"):
+        get_sampler("orthogonal").frequencies(g, 1, 10 ** 5, random_state=0)
+    with pytest.raises(ValueError, match=r"^m=1000000 frequencies in d=1000 .*reduce m or d"):
+        get_sampler("structured_orthogonal").frequencies(g, 10 ** 6, 1000, random_state=0)
+    assert get_sampler("structured_orthogonal").elements(16, 10 ** 5) < MAX_ELEMENTS / 20
+    W = get_sampler("structured_orthogonal").frequencies(g, 16, 10 ** 5, random_state=0)
+    assert W.shape == (16, 10 ** 5) and np.all(np.isfinite(W))
+    sampler = get_sampler("structured_orthogonal")
+    for m in (1, 5, 33, 64):                      # p = 64: the first m rows of one block
+        rng = np.random.default_rng(2)
+        directions = sorf_directions(rng, 1, 40).reshape(64, 40)[:m]
+        norms = g.norm_law(40).rvs(size=m, random_state=rng)
+        np.testing.assert_allclose(sampler.frequencies(g, m, 40, random_state=2), directions * norms[:, None],
+                                   rtol=1e-14, atol=1e-15)
+    rng = np.random.default_rng(2)
+    whole = sorf_directions(rng, 1, 40).reshape(64, 40) * g.norm_law(40).rvs(size=64, random_state=rng)[:, None]
+    np.testing.assert_array_equal(sampler.frequencies(g, 64, 40, random_state=2), whole)    # whole blocks: same bits
+
+
+def test_radial_models_bound_their_blocks_and_refuse_what_cannot_fit():
+    """Every repetition draws whole orthogonal blocks, and 4096 repetitions per engine block at
+    d = 10^6 were 4 * 10^9 numbers (MemoryError); the block budget now keeps a block of
+    repetitions within about MAX_ELEMENTS numbers (unchanged at the papers' dimensions), slabs of
+    columns are whole blocks (granularity = block), and a dimension whose single block cannot
+    fit is refused before drawing."""
+    from varlab.mc import seeds
+    from varlab.mc.models._phases import MAX_ELEMENTS
+    from varlab.mc.models.orthogonal import SORFModel
+
+    model = ORFModel()
+    assert model.samples_per_block(dimension=64, distance=1.0) == 2 ** 16                  # unchanged
+    assert SORFModel().samples_per_block(dimension=64, distance=1.0) == 2 ** 16 // 64     # unchanged
+    budget = model.samples_per_block(dimension=10 ** 6, distance=1.0)
+    assert budget * 4 * 10 ** 6 <= MAX_ELEMENTS
+    assert model.granularity(dimension=3, distance=1.0) == 3 and model.valid_k(np.array([1, 2, 7]), dimension=3,
+                                                                                distance=1.0).all()
+    assert seeds.block_layout(10 ** 5, granularity=3, budget=model.samples_per_block(dimension=3, distance=1.0))[1] % 3 == 0
+    result = mc.simulate("orf", k=[1, 3], n_repetitions=4, random_state=0, dimension=10 ** 6, distance=1.0)
+    assert np.all(np.isfinite(result.mean))
+    with pytest.raises(ValueError, match=r"^dimension=8000 is too large for model 'sorf'"):
+        mc.simulate("sorf", k=[1], n_repetitions=2, random_state=0, dimension=8000, distance=1.0)
+    with pytest.raises(ValueError, match=r"^dimension=10000 is too large for model 'orf'"):
+        mc.simulate(ORFModel(through_sampler=True), k=[1], n_repetitions=2, random_state=0, dimension=10 ** 4,
+                    distance=1.0)
+    for name in ("orf", "orf_columns", "sorf"):
+        with pytest.raises(ValueError, match=r"^distance=1e\+308 is too large"):
+            mc.simulate(name, k=[1, 2], n_repetitions=10, random_state=0, dimension=1, distance=1e308)

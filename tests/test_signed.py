@@ -97,3 +97,57 @@ def test_engine_agrees_with_the_variances_and_the_sampler_path():
         assert np.all(np.abs(result.mean - result.target) <= Z_MAX * result.se_mean)
         z = (result.variance - result.theory["variance"]) / result.se_variance
         assert np.all(np.abs(z) <= Z_MAX), (model, z)
+
+
+# --- fuzz findings (issue 12) ---------------------------------------------------------------------
+@pytest.mark.parametrize("r", ["sparse", "a", np.array(["1"]), [1.0, np.inf], -1.0])
+def test_delta_gaussian_kernel_of_distance_names_r(r):
+    """r was converted with np.asarray(r, float): a sparse matrix or a string gave numpy's
+    messages ('setting an array element with a sequence'), inf and negative r no error at all."""
+    import scipy.sparse as sp
+
+    m = DeltaGaussian()
+    with pytest.raises((TypeError, ValueError), match=r"^r must"):
+        m.kernel_of_distance(sp.csr_matrix((0, 0)) if isinstance(r, str) and r == "sparse" else r)
+    np.testing.assert_allclose(m.kernel_of_distance([0.5, 1e308]),
+                               [np.exp(-0.125) - np.exp(-0.00125), 0.0], rtol=1e-14)
+
+
+def test_gaussian_mixture_density_is_the_mixture_of_gaussian_densities():
+    """GaussianMixture.density raised NotImplementedError."""
+    import scipy.stats
+
+    g = GaussianMixture((1.0, 3.0), (0.5, 2.0))
+    w = np.array([[0.0, 0.0], [1.0, -2.0], [0.3, 0.1]])
+    expected = (0.25 * scipy.stats.multivariate_normal(np.zeros(2), np.eye(2) / 0.25).pdf(w)
+                + 0.75 * scipy.stats.multivariate_normal(np.zeros(2), np.eye(2) / 4.0).pdf(w))
+    np.testing.assert_allclose(g.density(w), expected, rtol=1e-13)
+    np.testing.assert_allclose(g.logdensity(w), np.log(expected), rtol=1e-13)
+    assert g.density([[1e200, 0.0]])[0] == 0.0 and g.logdensity([[1e200, 0.0]])[0] == -np.inf
+
+
+@pytest.mark.parametrize("model", ["grff", "gorf", "gorf_separate"])
+def test_signed_models_refuse_phases_beyond_float64(model):
+    """distance = 1e308 in d = 1: cos(distance <w, u>) was NaN and the engine raised
+    FloatingPointError ('non-finite estimate'); now a ValueError naming distance."""
+    with pytest.raises(ValueError, match=r"^distance=1e\+308 is too large"):
+        mc.simulate(model, k=[1, 2], n_repetitions=10, random_state=0, dimension=1, distance=1e308)
+    result = mc.simulate(model, k=[1, 2], n_repetitions=10, random_state=0, dimension=1, distance=1e300)
+    assert np.all(np.isfinite(result.mean))
+
+
+def test_gorf_blocks_of_repetitions_stay_bounded_at_large_dimension():
+    """d = 10^6: each repetition draws a whole block of d/2 rows per part, and 4096 repetitions
+    per engine block were 4 * 10^9 numbers (MemoryError); the model now lowers its block budget
+    (about MAX_ELEMENTS numbers per block) and slabs of columns are whole blocks."""
+    from varlab.mc.models._phases import MAX_ELEMENTS
+
+    model = GORFModel()
+    budget = model.samples_per_block(dimension=10 ** 6, distance=1.0)
+    assert budget * 8 * (10 ** 6 // 2) <= MAX_ELEMENTS and model.granularity(dimension=10 ** 6, distance=1.0) == 5 * 10 ** 5
+    assert model.samples_per_block(dimension=16, distance=1.0) == 2 ** 16        # unchanged at small d
+    result = mc.simulate("gorf", k=[1, 2], n_repetitions=3, random_state=0, dimension=10 ** 6, distance=1.0)
+    assert np.all(np.isfinite(result.mean))
+    with pytest.raises(ValueError, match=r"^dimension=20000 is too large for model 'gorf'"):
+        mc.simulate(GORFModel(through_sampler=True), k=[1], n_repetitions=2, random_state=0,
+                    dimension=20000, distance=1.0)

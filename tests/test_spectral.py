@@ -272,3 +272,16 @@ def test_registry():
         class Impostor(SpectralMeasure, name="gaussian"):
             pass
     assert spectral.measures() == before
+
+
+def test_density_beyond_float64_is_a_value_error():
+    """Gaussian(1e308).density(0) in d = 3 returned inf (the density is (1e308^2/2pi)^{3/2});
+    it now refuses naming w and points to logdensity, which is finite."""
+    g = Gaussian(1e308)
+    with pytest.raises(ValueError, match=r"at w overflows float64 .*use logdensity"):
+        g.density(np.zeros((1, 3)))
+    np.testing.assert_allclose(g.logdensity(np.zeros((1, 3))), 3 * (math.log(1e308) - 0.5 * math.log(2 * math.pi)),
+                               rtol=1e-15)
+    # exp of a log density near 709: relative rounding about 709 * 2^-52
+    np.testing.assert_allclose(g.density(np.zeros((1, 1))), 1e308 / math.sqrt(2 * math.pi), rtol=1e-13)
+    assert Gaussian(1.0).density([[1e200, 0.0]])[0] == 0.0

@@ -148,7 +148,12 @@ def same_width(X, Y, name_x: str = "X", name_y: str = "Y"):
 
 
 def choice(value, name: str, allowed):
-    """value must be one of ``allowed``."""
-    if value not in allowed:
+    """value must be one of ``allowed`` (an array or other unhashable value never is: its
+    comparison's truth value is ambiguous)."""
+    try:
+        found = bool(value in allowed)
+    except (TypeError, ValueError):
+        found = False
+    if not found:
         raise ValueError(f"{name} must be one of {sorted(allowed)!r}, got {value!r}")
     return value

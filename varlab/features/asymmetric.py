@@ -41,16 +41,28 @@ _KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 _USED = ("real_positive", "real_negative", "imaginary_positive")
 
 
-def _trig_features(X, W):
+def _angles(X, W, name):
+    """X W^T, the phases <w, x>; ValueError naming ``name`` where one overflows float64 (its
+    cosine would be NaN)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        angles = X @ W.T
+    if not np.all(np.isfinite(angles)):
+        raise ValueError(f"{name}: the phases <w, x> overflow float64 (largest |entry| of {name}: "
+                         f"{float(np.max(np.abs(X))):.3g}, of the frequencies: {float(np.max(np.abs(W))):.3g}); "
+                         f"rescale {name}")
+    return angles
+
+
+def _trig_features(X, W, name="X"):
     """[cos XW^T, sin XW^T] / sqrt(M): the phi of Eq. (8) for every row of X, shape (n, 2M)."""
-    angles = X @ W.T
+    angles = _angles(X, W, name)
     M = W.shape[0]
     return np.hstack([np.cos(angles), np.sin(angles)]) / math.sqrt(M)
 
 
-def _psi(X, W):
+def _psi(X, W, name="X"):
     """psi of Eq. (8): [-sin XW^T, cos XW^T] / sqrt(M)."""
-    angles = X @ W.T
+    angles = _angles(X, W, name)
     M = W.shape[0]
     return np.hstack([-np.sin(angles), np.cos(angles)]) / math.sqrt(M)
 
@@ -144,7 +156,8 @@ class AsKRFF(ParamsMixin):
         """{part: phi(w_part, X)} and psi(nu, X): the unscaled Eq. (8) maps, each (n, 2M)."""
         X = self._check(X, name)
         W = self.frequencies_
-        return ({part: _trig_features(X, W[part]) for part in _USED}, _psi(X, W["imaginary_positive"]))
+        return ({part: _trig_features(X, W[part], name) for part in _USED},
+                _psi(X, W["imaginary_positive"], name))
 
     def left(self, X):
         """(n, 6M): [sqrt R+ phi(omega, x), sqrt R- phi(zeta, x), sqrt(2 I+) phi(nu, x)]."""

@@ -166,8 +166,16 @@ class SpectralMeasure(_Registered):
         return np.asarray(self._logdensity(w), dtype=np.float64)
 
     def density(self, w) -> np.ndarray:
-        """The density of mu at w (shape (..., d) -> (...)), where it exists."""
-        return np.exp(self.logdensity(w))
+        """The density of mu at w (shape (..., d) -> (...)), where it exists. A density beyond
+        the float64 range (e.g. Gaussian(1e308) in d = 3 at 0) is a ValueError: use logdensity."""
+        log = self.logdensity(w)
+        with np.errstate(over="ignore"):
+            value = np.exp(log)
+        if np.any(np.isinf(value)):
+            raise ValueError(f"the density of {self!r} at w overflows float64 (log density up to "
+                             f"{float(np.max(log)):.6g} > {math.log(np.finfo(np.float64).max):.6g}); "
+                             f"use logdensity(w)")
+        return value
 
     # -- hooks ---------------------------------------------------------------------------------
     def _rvs(self, n: int, d: int, rng: np.random.Generator) -> np.ndarray:

@@ -32,7 +32,7 @@ import scipy.stats
 
 from .. import _random, _validate
 from ..theory import asymmetric as theory
-from . import ComplexMeasure, SpectralMeasure, _count, _points
+from . import ComplexMeasure, SpectralMeasure, _count, _norm, _points
 
 __all__ = ["ProjectedPart", "ShiftGaussian", "SinhGaussian", "CoshGaussian", "kernel_value"]
 
@@ -41,6 +41,11 @@ _SQRT2 = math.sqrt(2.0)
 _NEWTON_STEPS = 14
 #: the paper's rejection sampler refuses parts it would accept less often than this
 MIN_ACCEPTANCE = 1e-6
+#: smallest positive spread s: below it the masses of the imaginary parts (~ s / sqrt(2 pi))
+#: would be subnormal floats (< 2.2e-308) and lose their precision (s = 0 exactly is allowed)
+MIN_SPREAD = 1e-307
+_FMAX = float(np.finfo(np.float64).max)
+_TINY = float(np.finfo(np.float64).tiny)
 
 
 def _vector(value, name):
@@ -54,7 +59,21 @@ def _sigma(value):
     s = _validate.real_array(value, "sigma", low=0.0, low_open=True)
     if s.ndim != 0:
         raise TypeError(f"sigma must be a single real number > 0, got {value!r}")
+    if not math.isfinite(64.0 / float(s)):
+        raise ValueError(f"sigma must be at least {64.0 / _FMAX:.3g} (so that the frequencies "
+                         f"N(0, I/sigma^2) are finite), got {value!r}")
     return float(s)
+
+
+def _check_spread(spread, names):
+    """s in {0} u [MIN_SPREAD, SPREAD.high]; ``names`` says which parameters gave it."""
+    if spread > theory.SPREAD.high:
+        raise ValueError(f"{names} give the spread s = {spread:.4g} > {theory.SPREAD.high:g}; the "
+                         f"masses are computed for s <= {theory.SPREAD.high:g}")
+    if 0.0 < spread < MIN_SPREAD:
+        raise ValueError(f"{names} give the spread s = {spread:.4g}, in (0, {MIN_SPREAD:g}): the "
+                         f"masses of the imaginary parts (~ s/sqrt(2 pi)) would lose their precision "
+                         f"in float64; s must be 0 or in [{MIN_SPREAD:g}, {theory.SPREAD.high:g}]")
 
 
 # -- the sign intervals of h ------------------------------------------------------------------------
@@ -114,7 +133,9 @@ def _phase_exact(h, s, n, rng):
         choice = rng.choice(starts.size, size=n, p=masses / masses.sum())
         a, sg, total = starts[choice], sign[choice], masses[choice]
         target = rng.random(n) * total
-        lo, hi = a.copy(), a + math.pi
+        # X lies within 40 s of 0 (the Gaussian factor beyond is e^{-800}): bracket there, so
+        # that the bisection steps resolve a small s
+        lo, hi = np.maximum(a, -40.0 * s), np.minimum(a + math.pi, 40.0 * s)
         x = 0.5 * (lo + hi)
         for _ in range(_NEWTON_STEPS):          # safeguarded Newton, vectorised over the n draws
             gap = _partial(h, s, a, x, sg) - target
@@ -156,16 +177,22 @@ class ProjectedPart(SpectralMeasure):
         c = _vector(c, "c")
         _validate.choice(h, "h", ("cos+", "cos-", "sin+", "sin-", "one"))
         _validate.choice(method, "method", ("exact", "rejection"))
-        norm_c = float(np.linalg.norm(c))
-        if norm_c == 0.0 and h != "one":
-            raise ValueError("c must be nonzero for a part with h != 'one' (with c = 0 the phase is 0)")
+        norm_c = float(_norm(c))
+        if h != "one":
+            if not _TINY <= norm_c < math.inf:
+                raise ValueError(f"c must have a norm in [{_TINY:.3g}, {_FMAX:.3g}] for a part with "
+                                 f"h != 'one' (with c = 0 the phase is 0), got |c| = {norm_c:.3g}")
+            _check_spread(norm_c / sigma, "c and sigma")
         super().__init__(sigma=sigma, c=tuple(float(v) for v in c), h=h, method=method)
         self.sigma, self.c, self.h, self.method = sigma, c, h, method
-        self.spread = norm_c / sigma
+        self.spread = norm_c / sigma if h != "one" else 0.0
         self.symmetric = h in ("cos+", "cos-", "one")
+        self._norm_c = norm_c
+        self._unit = c / norm_c if h != "one" else c
         self.mass = float(np.real(theory.h_transform(0.0, self.spread, h))) if h != "one" else 1.0
-        if self.mass <= 0.0:
-            raise ValueError(f"the part h={h!r} has total mass 0 at spread {self.spread:g} (it is empty)")
+        if not self.mass >= _TINY:
+            raise ValueError(f"c and sigma give a part h={h!r} of total mass {self.mass:.3g} at spread "
+                             f"{self.spread:g}: empty (or below the smallest normal float {_TINY:.3g})")
 
     @property
     def acceptance_rate(self) -> float:
@@ -177,14 +204,20 @@ class ProjectedPart(SpectralMeasure):
             raise ValueError(f"d must equal the dimension of the part's direction c ({self.c.size}), got {d}")
 
     def _transform(self, z):
-        c2 = float(self.c @ self.c)
-        if self.h == "one":
-            with np.errstate(over="ignore"):
-                return np.exp(-0.5 * np.sum(np.square(z / self.sigma), axis=-1)) + 0j
-        alpha = (z @ self.c) / c2
-        perp = z - alpha[..., None] * self.c
-        tau = np.sqrt(np.sum(perp * perp, axis=-1)) / self.sigma
-        return theory.h_transform(alpha, self.spread, self.h) * np.exp(-0.5 * tau * tau) / self.mass
+        """E[e^{i <w, z>}] = h_transform(alpha) e^{-tau^2/2} / mass, alpha = <z, c>/|c|^2 and
+        tau = |z - <z, u> u| / sigma (u = c/|c|), both computed on z scaled by its largest entry
+        (no overflow or underflow in between; an alpha or tau beyond float64 gives the limit 0)."""
+        scale = np.max(np.abs(z), axis=-1)
+        scaled = z / np.where(scale > 0, scale, 1.0)[..., None]
+        with np.errstate(over="ignore", invalid="ignore"):
+            if self.h == "one":
+                tau = scale * _norm(scaled) / self.sigma
+                return np.exp(-0.5 * tau * tau) + 0j
+            along = scaled @ self._unit
+            tau = scale * (_norm(scaled - along[..., None] * self._unit) / self.sigma)
+            alpha = scale * (along / self._norm_c)
+            alpha = np.where(np.isnan(alpha), 0.0, alpha)          # 0 * inf: z = 0 along c
+            return theory.h_transform(alpha, self.spread, self.h) * np.exp(-0.5 * tau * tau) / self.mass
 
     def _kernel(self, z):
         self._check_d(z.shape[-1])
@@ -199,9 +232,9 @@ class ProjectedPart(SpectralMeasure):
         if self.method == "rejection" or self.h == "one":
             return self.rejection_rvs(n, d, rng)[0]
         w = rng.standard_normal((n, d)) / self.sigma
-        unit = self.c / np.linalg.norm(self.c)
+        unit = self._unit
         x = _phase_exact(self.h, self.spread, n, rng)
-        along = x / (self.spread * self.sigma)              # <unit, w> = X / |c|
+        along = (x / self.spread) / self.sigma              # <unit, w> = X / |c|, |c| = s sigma
         w += (along - w @ unit)[:, None] * unit[None, :]
         return w
 
@@ -240,17 +273,27 @@ class _AsymmetricGaussian(ComplexMeasure):
     def __init__(self, sigma, vector, vector_name, method):
         sigma = _sigma(sigma)
         vector = _vector(vector, vector_name)
-        spread = theory.spread_of(self.kernel_name, sigma, vector)
-        if spread > theory.SPREAD.high:
-            raise ValueError(f"{vector_name} gives the spread s = {spread:.4g} > {theory.SPREAD.high:g} "
-                             f"(s = |r|/sigma or sigma |beta|); the masses are computed for s <= "
-                             f"{theory.SPREAD.high:g}")
-        c = theory.direction_of(self.kernel_name, sigma, vector)
+        names = f"sigma and {vector_name}"
+        with np.errstate(over="ignore", under="ignore"):
+            if self.kernel_name == "shift_gaussian":       # s = |r|/sigma, c = r
+                spread, c = float(_norm(vector)) / sigma, vector
+            else:                                           # s = sigma |beta|, c = sigma^2 beta
+                spread, c = sigma * float(_norm(vector)), sigma * (sigma * vector)
+        _check_spread(spread, names)
+        norm_c = float(_norm(c))
+        if spread > 0 and not _TINY <= norm_c < math.inf:
+            raise ValueError(f"{names} give the direction c = sigma^2 {vector_name} of norm {norm_c:.3g}, "
+                             f"outside the normal float64 range [{_TINY:.3g}, {_FMAX:.3g}]")
         masses = theory.kernel_masses(self.kernel_name, spread)
         parts = {}
         for part in theory.PARTS:
             h = theory.part_h(self.kernel_name, part)
-            parts[part] = None if (h is None or masses[part] == 0.0) else ProjectedPart(sigma, c, h, method)
+            if h is not None and spread == 0.0 and masses[part] > 0.0:
+                h = "one"                                   # s = 0: cos+(X) = 1, the part is p itself
+            # a mass below the smallest normal float (cos- for s < 0.042) is an empty part: it
+            # adds less than 2.2e-308 to k and its phase law has no precision
+            empty = h is None or masses[part] < _TINY
+            parts[part] = None if empty else ProjectedPart(sigma, c, h, method)
             if parts[part] is None:
                 masses[part] = 0.0
         self.sigma, self.spread, self.direction, self.method = sigma, spread, c, method
@@ -278,17 +321,32 @@ class _AsymmetricGaussian(ComplexMeasure):
 
 
 def kernel_value(kernel, z, sigma, vector) -> np.ndarray:
-    """k(z) of 002's Eq. (9) (vector = r), (10) or (11) (vector = beta); z of shape (..., d)."""
+    """k(z) of 002's Eq. (9) (vector = r), (10) or (11) (vector = beta); z of shape (..., d).
+
+    Evaluated in log space with t = |z|/sigma and <z, beta> = t s cos(z, beta), s = sigma |beta|:
+    k3 = exp(t (s cos - t/2)), k2 = exp(-t^2/2) + (exp(t (s cos - t/2)) - exp(-t (s cos + t/2)))/2,
+    so a huge z gives 0, never inf - inf or 0 * inf."""
+    if kernel not in theory.KERNELS:
+        raise ValueError(f"kernel must be one of {list(theory.KERNELS)}, got {kernel!r}")
     z = np.asarray(z, dtype=float)
     vector = np.asarray(vector, dtype=float)
-    if kernel == "shift_gaussian":
-        return np.exp(-np.sum(np.square(z + vector), axis=-1) / (2 * sigma ** 2))
-    gauss = np.exp(-np.sum(z * z, axis=-1) / (2 * sigma ** 2))
-    if kernel == "sinh_gaussian":
-        return gauss * (1.0 + np.sinh(z @ vector))
-    if kernel == "cosh_gaussian":
-        return gauss * np.exp(z @ vector)
-    raise ValueError(f"kernel must be one of {list(theory.KERNELS)}, got {kernel!r}")
+    sigma = float(sigma)
+    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        if kernel == "shift_gaussian":
+            t = _norm(z + vector) / sigma
+            return np.exp(-0.5 * t * t)
+        norm_z, norm_v = _norm(z), float(_norm(vector))
+        t = norm_z / sigma
+        half = -0.5 * t * t
+        if norm_v == 0.0:
+            return np.exp(half)
+        unit_z = z / np.where(norm_z > 0, norm_z, 1.0)[..., None]
+        slope = (sigma * norm_v) * (unit_z @ (vector / norm_v))          # s cos(z, beta); 0 at z = 0
+        up = np.exp(t * (slope - 0.5 * t))                                 # exp(-t^2/2 + <z, beta>)
+        if kernel == "cosh_gaussian":
+            return up
+        down = np.exp(-t * (slope + 0.5 * t))                              # exp(-t^2/2 - <z, beta>)
+        return np.exp(half) + 0.5 * (up - down)
 
 
 class ShiftGaussian(_AsymmetricGaussian, name="shift_gaussian"):

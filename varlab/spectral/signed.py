@@ -29,7 +29,8 @@ import scipy.special as sc
 import scipy.stats
 
 from .. import _validate
-from . import RadialMeasure, SignedMeasure, _count
+from ..theory.parameters import parameter
+from . import RadialMeasure, SignedMeasure, _count, _norm
 
 __all__ = ["GaussianMixture", "DeltaGaussian", "polynomial_total_variation_finite"]
 
@@ -138,6 +139,16 @@ class GaussianMixture(RadialMeasure, name="gaussian_mixture"):
         r = np.asarray(r, dtype=np.float64)[..., None]
         with np.errstate(over="ignore"):
             return np.sum(self.weights * np.exp(-0.5 * np.square(r / self.bandwidths)), axis=-1)
+
+    def _logdensity(self, w):
+        """log sum_i c_i N(w; 0, I/sigma_i^2), by logsumexp over the components (a term whose
+        (|w| sigma_i)^2 overflows is -inf, i.e. 0)."""
+        d = w.shape[-1]
+        with np.errstate(over="ignore"):
+            scaled = _norm(w)[..., None] * self.bandwidths
+            terms = (np.log(self.weights) + d * (np.log(self.bandwidths) - 0.5 * math.log(2.0 * math.pi))
+                     - 0.5 * scaled * scaled)
+        return sc.logsumexp(terms, axis=-1)
 
 
 class _JordanLaw(_MixtureLaw):
@@ -260,9 +271,10 @@ class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
         super().__init__(parts["positive"], parts["negative"], masses=masses)
 
     def kernel_of_distance(self, r) -> np.ndarray:
-        """k(r) = sum_i a_i exp(-r^2 / (2 sigma_i^2))."""
-        r = np.asarray(r, dtype=np.float64)[..., None]
-        return np.sum(self.weights * np.exp(-0.5 * np.square(r / self.bandwidths)), axis=-1)
+        """k(r) = sum_i a_i exp(-r^2 / (2 sigma_i^2)), r >= 0 (the declared ``distance``)."""
+        r = parameter("distance").validate(r, "r")[..., None]
+        with np.errstate(over="ignore"):
+            return np.sum(self.weights * np.exp(-0.5 * np.square(r / self.bandwidths)), axis=-1)
 
     def radial_density(self, rho, d):
         """f(w) at |w| = rho in R^d: sum_i a_i N(w; 0, I / sigma_i^2)."""

@@ -71,17 +71,32 @@ PARTS = ("real_positive", "real_negative", "imaginary_positive", "imaginary_nega
 _SWITCH = 2.0
 #: intervals of length pi on each side of 0 used by the erfc forms (x up to 15 pi > 23 s for s < 2)
 _INTERVALS = 15
+#: below this spread e^{-(pi/2)^2 / (2 s^2)} underflows: the interval forms reduce to exact
+#: half-line integrals at 0 (so they serve any lam; the Fourier series would need ~13/s terms)
+_TINY = 0.04
 _SQRT2 = math.sqrt(2.0)
 
 
 # --- the one-dimensional Gaussian integrals ------------------------------------------------------
 def _segment(lam, s, a, b):
     """int_a^b e^{i lam x} phi_s(x) dx for 0 <= a < b (arrays broadcast; s > 0), complex."""
-    shift = 1j * lam * s * s
-    za = (a - shift) / (s * _SQRT2)
-    zb = (b - shift) / (s * _SQRT2)
+    return 0.5 * (_edge(lam, s, a) - _edge(lam, s, b))
+
+
+def _edge(lam, s, x):
+    """e^{-(lam s)^2/2} erfc((x - i lam s^2)/(s sqrt2)) for x >= 0, evaluated as
+    e^{-t^2 + i lam x} w(y + i t), t = x/(s sqrt2), y = lam s/sqrt2 (w the Faddeeva function,
+    |w| <= 1 in the upper half plane): neither the huge erfc nor a complex division by a tiny s.
+    A term whose factor e^{-t^2} or w underflows to 0 is 0, also where lam x overflows (then
+    |w| < 1/(sqrt(pi) |y|) < 1e-305)."""
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        return 0.5 * np.exp(-0.5 * (lam * s) ** 2) * (scipy.special.erfc(za) - scipy.special.erfc(zb))
+        t = (x / _SQRT2) / s
+        y = (lam / _SQRT2) * s
+        angle = np.where(x == 0, 0.0, lam * x)
+        live = (t * t < 746.0) & np.isfinite(y) & np.isfinite(angle)
+        value = (np.exp(-t * t + 1j * np.where(live, angle, 0.0))
+                 * scipy.special.wofz(np.where(live, y, 0.0) + 1j * np.where(live, t, 0.0)))
+        return np.where(live, value, 0.0)
 
 
 def _half_line_sum(lam, s, starts, sign_pattern):
@@ -306,14 +321,14 @@ def kernel_masses(kernel, spread) -> dict:
 def _even_coefficients(n):
     k = np.abs(n) // 2
     even = (n % 2 == 0)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         value = np.where(k % 2 == 1, 1.0, -1.0) / (math.pi * (4.0 * k * k - 1.0))
     return np.where(even, np.where(n == 0, 1.0 / math.pi, value), 0.0)
 
 
 def _abs_sin_half_coefficients(n):
     k = np.abs(n) // 2
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         value = -1.0 / (math.pi * (4.0 * k * k - 1.0))
     return np.where(n % 2 == 0, np.where(n == 0, 1.0 / math.pi, value), 0.0)
 
@@ -370,19 +385,24 @@ def h_transform(lam, spread, h):
     lam, s = np.broadcast_arrays(np.asarray(lam, dtype=float), np.asarray(spread, dtype=float))
     if h == "one":
         return np.exp(-0.5 * (lam * s) ** 2) + 0j
-    out = np.empty(lam.shape, dtype=complex)
+    out = np.zeros(lam.shape, dtype=complex)              # |lam| = inf: the limit 0 (Riemann-Lebesgue)
     zero = s == 0.0
     if np.any(zero):
         out[zero] = {"cos+": 1.0, "cos-": 0.0, "sin+": 0.0, "sin-": 0.0}[h]
-    small = (~zero) & (s < _SWITCH) & ((np.abs(lam) + 1.0) * s <= 5.0)
+    # intervals for s < 2 at moderate |lam| s, and for s < _TINY at any lam (there only the
+    # intervals at 0 count: e^{-(pi/2)^2/(2 s^2)} underflows); Fourier series otherwise
+    small = (~zero) & (s < _SWITCH) & (((np.abs(lam) + 1.0) * s <= 5.0) | (s < _TINY)) & np.isfinite(lam)
     if np.any(small):
         out[small] = _h_transform_small(lam[small], s[small], h)
-    large = ~(zero | small)
+    large = ~(zero | small) & np.isfinite(lam)
     if np.any(large):
         ls, ss = lam[large], s[large]
         width = int(math.ceil(13.0 / float(np.min(ss)))) + 2
-        n = np.rint(-ls)[:, None].astype(np.int64) + np.arange(-width, width + 1)
-        terms = _coefficients(h, n) * np.exp(-0.5 * ((ls[:, None] + n) * ss[:, None]) ** 2)
+        # n = round(-lam) + offset as floats (exact below 2^53; beyond, |a_n| < 1e-32), and
+        # lam + n = (lam + round(-lam)) + offset without rounding
+        base = np.rint(-ls)[:, None]
+        offsets = np.arange(-width, width + 1.0)
+        terms = _coefficients(h, base + offsets) * np.exp(-0.5 * (((ls[:, None] + base) + offsets) * ss[:, None]) ** 2)
         out[large] = np.sum(terms, axis=-1)
     return out
 

@@ -58,6 +58,12 @@ def moment_match(W, *, root="cholesky", divisor="m-1", singular="error") -> np.n
         raise ValueError(f"m must be >= 2 for moment matching (the centred sample of one row is 0), "
                          f"got m={m}")
     centred = W - W.mean(axis=-2, keepdims=True)
+    # the whitened sample does not depend on the scale of W: divide each slice by a power of two
+    # near its largest entry (exact, so the result is bit-identical) so that S neither under- nor
+    # overflows for draws of scale 1e-162 or 1e150
+    largest = np.max(np.abs(centred), axis=(-2, -1), keepdims=True)
+    exponent = np.frexp(np.where(largest > 0, largest, 1.0))[1]
+    centred = np.ldexp(centred, -exponent)
     scale = m if divisor == "m" else m - 1
     if m <= d:
         if singular == "error":
@@ -78,15 +84,16 @@ def moment_match(W, *, root="cholesky", divisor="m-1", singular="error") -> np.n
     return np.matmul(centred, inverse_root)
 
 
-def _second_moment_per_coordinate(measure, d: int) -> float:
-    """E|w|^2 / d: the covariance scale of a radial measure (1/sigma^2 for the Gaussian)."""
+def _coordinate_scale(measure, d: int) -> float:
+    """sqrt(E|w|^2 / d): the standard deviation of one coordinate of a radial measure
+    (1/sigma for the Gaussian, without squaring sigma, which overflows for sigma > 1.3e154)."""
     if isinstance(measure, Gaussian):
-        return 1.0 / measure.bandwidth ** 2
+        return 1.0 / measure.bandwidth
     value = float(measure.norm_law(d).moment(2)) / d
     if not np.isfinite(value) or value <= 0:
         raise ValueError(f"moment matching needs a measure with finite second moments; "
                          f"{measure!r} has E|w|^2 = {value!r} in d={d}")
-    return value
+    return float(np.sqrt(value))
 
 
 class Antithetic(Sampler, name="antithetic"):
@@ -129,7 +136,7 @@ class MomentMatching(Sampler, name="moment_matching"):
             raise ValueError(f"m={m} frequencies in d={d} dimensions: moment matching needs "
                              f"m >= d + 1 (the sample covariance is singular otherwise); pass "
                              f"MomentMatching(singular='diagonal') to match the diagonal only")
-        scale = np.sqrt(_second_moment_per_coordinate(measure, d))
+        scale = _coordinate_scale(measure, d)
         W = measure.rvs(m, d, rng)
         whitened = moment_match(W, root=self.root, divisor=self.divisor, singular=self.singular)
         whitened *= scale

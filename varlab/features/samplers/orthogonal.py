@@ -30,7 +30,12 @@ from ... import _validate
 from ...spectral import RadialMeasure
 from . import Sampler
 
-__all__ = ["Orthogonal", "StructuredOrthogonal", "haar_orthogonal", "fwht", "sorf_directions"]
+__all__ = ["Orthogonal", "StructuredOrthogonal", "haar_orthogonal", "fwht", "sorf_directions",
+           "MAX_ELEMENTS"]
+
+#: the most float64 numbers one draw may build (blocks, rows and output together: 1 GiB); a
+#: larger draw is refused with a ValueError before anything is allocated
+MAX_ELEMENTS = 2 ** 27
 
 
 def haar_orthogonal(rng: np.random.Generator, n_blocks: int, d: int) -> np.ndarray:
@@ -85,33 +90,44 @@ def _padded(d: int) -> int:
     return max(MIN_HADAMARD, 1 << (d - 1).bit_length())
 
 
-def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int) -> np.ndarray:
+def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int | None = None) -> np.ndarray:
     """(n_blocks, p, d) unit directions: rows of H D1 H D2 H D3 cut to the first d coordinates,
     renormalised (p = next power of two >= d) and multiplied by independent random signs (cos is
     even, so the estimator is unchanged, but rows of a block become uncorrelated); all signs are
-    drawn as one (n_blocks, 4, p) array."""
+    drawn as one (n_blocks, 4, p) array.
+
+    ``rows``: compute only the first ``rows`` of the n_blocks p rows (returned as (rows, d)); each
+    row is its own Walsh-Hadamard chain (O(p log p)), so a partial block costs rows x p, not
+    p x p, and the rows equal those of the full draw (to the last bit where BLAS takes the same
+    path for both row counts; always for whole blocks)."""
     p = _padded(d)
     signs = np.where(rng.random((n_blocks, 4, p)) < 0.5, -1.0, 1.0)
-    # rows of M = H D1 H D2 H D3 are e_i^T M; build M^T = D3 H D2 H D1 H applied to I (symmetric H)
-    m = np.broadcast_to(np.eye(p), (n_blocks, p, p)).copy()       # row i: e_i
+    total = n_blocks * p if rows is None else int(rows)
+    index = np.arange(total)
+    block, row = index // p, index % p
+    # rows of M = H D1 H D2 H D3 are e_i^T M; build M^T = D3 H D2 H D1 H applied to e_i (symmetric H)
+    m = np.zeros((total, p))
+    m[index, row] = 1.0                                            # row i: e_i of its block
     for stage in range(3):                                          # e_i^T H D1 H D2 H D3
         m = fwht(m)
-        m *= signs[:, stage, None, :]
-    rows = m[:, :, :d]
-    norms = np.linalg.norm(rows, axis=-1, keepdims=True)
+        m *= signs[block, stage, :]
+    out = m[:, :d]
+    norms = np.linalg.norm(out, axis=-1, keepdims=True)
     zero = norms[..., 0] == 0
     if np.any(zero):                                # a row cut to zero: use e_1 (only if d < p)
-        rows[zero] = 0.0
-        rows[zero, 0] = 1.0
+        out[zero] = 0.0
+        out[zero, 0] = 1.0
         norms[zero] = 1.0
-    rows /= norms
-    rows *= signs[:, 3, :, None]                   # a random sign per row: cos is even, so the
-    return rows                                    # estimator is unchanged; rows become uncorrelated
+    out /= norms
+    out *= signs[block, 3, row][:, None]           # a random sign per row: cos is even, so the
+    #                                                estimator is unchanged; rows become uncorrelated
+    return out.reshape(n_blocks, p, d) if rows is None else out
 
 
 class _Blocked(Sampler):
     """Shared draw: ceil(m / block) blocks of unit directions, norms from the radial law, first
-    m rows. Subclasses give ``_block(d)`` and ``_directions(rng, n_blocks, d)``."""
+    m rows. Subclasses give ``_block(d)``, ``_directions(rng, n_blocks, d, m)`` (the first m
+    rows, (m, d)) and ``elements(m, d)``; a draw of more than MAX_ELEMENTS numbers is refused."""
 
     measure_type = RadialMeasure
     prefix_granularity = 1
@@ -119,13 +135,27 @@ class _Blocked(Sampler):
     def _block(self, d: int) -> int:
         raise NotImplementedError
 
-    def _directions(self, rng, n_blocks: int, d: int) -> np.ndarray:
+    def _directions(self, rng, n_blocks: int, d: int, m: int) -> np.ndarray:
         raise NotImplementedError
 
+    def elements(self, m: int, d: int) -> int:
+        """How many float64 numbers a draw of m frequencies in R^d builds (blocks and output)."""
+        raise NotImplementedError
+
+    def _check_size(self, m, d):
+        elements = self.elements(m, d)
+        if elements > MAX_ELEMENTS:
+            block = self._block(d)
+            raise ValueError(f"m={m} frequencies in d={d} dimensions: sampler {self.name!r} would build "
+                             f"{elements:.3g} numbers ({-(-m // block)} block(s) of {block} x {block}), "
+                             f"more than MAX_ELEMENTS = {MAX_ELEMENTS:.3g} ({MAX_ELEMENTS * 8 / 2 ** 30:g} "
+                             f"GiB); reduce m or d")
+
     def _frequencies(self, measure, m, d, rng):
+        self._check_size(m, d)
         block = self._block(d)
         n_blocks = -(-m // block)
-        directions = self._directions(rng, n_blocks, d).reshape(n_blocks * block, d)[:m]
+        directions = self._directions(rng, n_blocks, d, m)
         norms = np.asarray(measure.norm_law(d).rvs(size=m, random_state=rng), dtype=np.float64)
         return np.ascontiguousarray(directions * norms[:, None])
 
@@ -141,15 +171,19 @@ class Orthogonal(_Blocked, name="orthogonal"):
     def _block(self, d):
         return d
 
-    def _directions(self, rng, n_blocks, d):
-        _validate.choice(self.orientation, "orientation", ("rows", "columns"))
+    def elements(self, m, d):
+        """ceil(m/d) Haar blocks of d x d (and as many for their QR), and the (m, d) output."""
+        return 2 * -(-m // d) * d * d + m * d
+
+    def _directions(self, rng, n_blocks, d, m):
         q = haar_orthogonal(rng, n_blocks, d)
-        return q if self.orientation == "rows" else np.swapaxes(q, 1, 2)
+        return q.reshape(n_blocks * d, d)[:m]
 
     def _frequencies(self, measure, m, d, rng):
+        _validate.choice(self.orientation, "orientation", ("rows", "columns"))
         if self.orientation == "rows":
             return super()._frequencies(measure, m, d, rng)
-        _validate.choice(self.orientation, "orientation", ("rows", "columns"))
+        self._check_size(m, d)
         n_blocks = -(-m // d)
         q = haar_orthogonal(rng, n_blocks, d)
         norms = np.asarray(measure.norm_law(d).rvs(size=n_blocks * d, random_state=rng),
@@ -165,5 +199,10 @@ class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
     def _block(self, d):
         return _padded(d)
 
-    def _directions(self, rng, n_blocks, d):
-        return sorf_directions(rng, n_blocks, d)
+    def elements(self, m, d):
+        """m rows of width p (the Walsh-Hadamard chains, twice), the signs and the output."""
+        p = _padded(d)
+        return 2 * m * p + 4 * -(-m // p) * p + m * d
+
+    def _directions(self, rng, n_blocks, d, m):
+        return sorf_directions(rng, n_blocks, d, rows=m)

@@ -25,6 +25,7 @@ from ... import _validate, spectral
 from ...spectral.asymmetric import kernel_value
 from ...theory import asymmetric as theory
 from . import Model
+from ._phases import too_large
 
 __all__ = ["AsKRFFModel", "AsKRFFFeatureMapModel", "AsKRFFPartModel"]
 
@@ -40,6 +41,15 @@ def _geometry(kernel, dimension, distance, magnitude, angle, sigma):
     alpha = float(delta @ c / (c @ c)) if magnitude > 0 else 0.0
     tau = float(np.linalg.norm(delta - alpha * c)) / sigma
     return vector, delta, alpha, tau
+
+
+def _phases(w, delta, distance):
+    """w @ delta, the phases <w, D>; ValueError naming distance where one overflows float64."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = w @ delta
+    if not np.all(np.isfinite(values)):
+        raise too_large(distance, float(np.max(np.abs(w @ (delta / float(distance))))))
+    return values
 
 
 class _AsKRFFBase(Model):
@@ -82,6 +92,8 @@ class _AsKRFFBase(Model):
         _, _, alpha, tau = _geometry(self.kernel, int(dimension), float(distance), self.magnitude,
                                      self.angle, self.sigma)
         s = theory.spread_of(self.kernel, self.sigma, np.eye(1, int(dimension), 0)[0] * self.magnitude)
+        if not theory.PHASE_RATIO.low <= alpha <= theory.PHASE_RATIO.high:
+            return {}                      # outside the declared domain of the variance formulas
         variance = float(theory.estimator_variance(self.kernel, s, alpha, tau)) / np.asarray(k, dtype=float)
         return {"variance": variance, "mse": variance}
 
@@ -105,7 +117,7 @@ class AsKRFFModel(_AsKRFFBase):
             if parts[part] is None:
                 continue
             w = parts[part].rvs(n * k, int(dimension), rng)
-            term += sign * masses[part] * trig(w @ delta).reshape(n, k)
+            term += sign * masses[part] * trig(_phases(w, delta, distance)).reshape(n, k)
 
 
 class AsKRFFFeatureMapModel(_AsKRFFBase):
@@ -126,6 +138,8 @@ class AsKRFFFeatureMapModel(_AsKRFFBase):
                      random_state=rng, **{name: vector})
         x, y = delta[None, :], np.zeros((1, int(dimension)))
         ask.fit(x)
+        for W in ask.frequencies_.values():
+            _phases(W, delta, distance)    # refuse (naming distance) what the maps could not take
         product = (ask.left(x) * ask.right(y))[0]            # (6 n k,)
         M = n * k
         per_feature = product.reshape(3, 2, M).sum(axis=(0, 1)) * M      # undo the 1/M of phi psi
@@ -174,7 +188,7 @@ class AsKRFFPartModel(Model):
         part, delta = self._measure(dimension, distance)
         w = part.rvs(n * k, int(dimension), rng)
         trig = np.cos if self.part.startswith("real") else np.sin
-        out[0] = trig(w @ delta).reshape(n, k)
+        out[0] = trig(_phases(w, delta, distance)).reshape(n, k)
 
     def combine(self, sums, k, **point):
         return sums[0] / k

@@ -6,7 +6,11 @@ a sampler that is not rotation invariant shows its bias), kernel exp(-|z|^2/2) (
 Each repetition draws its own k frequencies through ``varlab.features.samplers`` (whole blocks
 per repetition, the first k rows kept); the per-sample term is cos(<w_j, z>), the estimator
 their mean (the paired cos/sin features of 004: cos<w,x>cos<w,y> + sin<w,x>sin<w,y>).
-Every prefix of a block-orthogonal draw is a draw, so one pass gives every k.
+Every prefix of a block-orthogonal draw is a draw, so one pass gives every k; the engine's
+column slabs are whole blocks (``granularity`` = the block size), so a slab never cuts a block.
+A block of repetitions draws at most about ``MAX_ELEMENTS`` numbers (fewer repetitions per
+block at large d); a dimension whose single orthogonal block exceeds it is refused (ValueError
+naming dimension), and phases distance <w, u> beyond float64 are refused naming distance.
 
 Fast path (``through_sampler=False``, the default for ORF): the projections <q_i, u> of the d
 rows of a Haar block on the unit vector u = z/|z| are the coordinates of Q u, a uniform unit
@@ -26,6 +30,7 @@ from ...features.samplers import get_sampler
 from ...features.samplers.orthogonal import _padded
 from ...theory import orthogonal as theory
 from . import Model
+from ._phases import blocked_budget, phases
 from ..seeds import BLOCK_ELEMENTS
 
 __all__ = ["IIDRadialModel", "ORFModel", "ORFColumnsModel", "SORFModel"]
@@ -38,13 +43,27 @@ class _Radial(Model):
 
     def target(self, dimension, distance):
         distance = np.asarray(distance, dtype=np.float64)
-        return np.exp(-0.5 * distance * distance) + 0.0 * np.asarray(dimension)
+        with np.errstate(over="ignore"):
+            return np.exp(-0.5 * distance * distance) + 0.0 * np.asarray(dimension)
 
     def samples_per_block(self, *, dimension, distance):
-        """About 2^16 numbers of frequencies per block (2^16 samples on the fast path)."""
-        if not self.through_sampler:
-            return BLOCK_ELEMENTS
-        return max(16, BLOCK_ELEMENTS // int(dimension))
+        """About 2^16 numbers of frequencies per block (2^16 samples on the fast path), fewer
+        where whole orthogonal blocks per repetition would exceed MAX_ELEMENTS numbers."""
+        d = int(dimension)
+        block = self._block(d)
+        if not self.through_sampler:       # g, radii, phases, cosines: ~4 numbers per row
+            return blocked_budget(self.name, d, block, 4 * block)
+        sampler = get_sampler(self.sampler, **self.sampler_options)
+        cost = sampler.elements(block, d) if hasattr(sampler, "elements") else block * d
+        return blocked_budget(self.name, d, block, cost + block, max(16, BLOCK_ELEMENTS // d))
+
+    def granularity(self, *, dimension, distance):
+        """Slabs of columns are whole blocks (a prefix of one draw, never two cut blocks)."""
+        return self._block(int(dimension))
+
+    def valid_k(self, k, **point):
+        """Every k: the first k rows of a blocked draw are a draw of k rows."""
+        return np.ones(np.shape(k), dtype=bool)
 
     def _block(self, d):
         return 1
@@ -57,12 +76,12 @@ class _Radial(Model):
         block = self._block(d)
         rows = -(-k // block) * block
         if not self.through_sampler:
-            out[0] = np.cos(distance * self._projections(rng, n, rows, d)[:, :k])
+            out[0] = np.cos(phases(self._projections(rng, n, rows, d)[:, :k], distance))
             return
         sampler = get_sampler(self.sampler, **self.sampler_options)
         w = sampler.frequencies(spectral.Gaussian(1.0), n * rows, d, rng).reshape(n, rows, d)
         projection = w[:, :k, :].sum(axis=-1)
-        np.multiply(projection, distance / math.sqrt(d), out=out[0])
+        phases(projection, distance, factor=distance / math.sqrt(d), out=out[0])
         np.cos(out[0], out=out[0])
 
     def combine(self, sums, k, *, dimension, distance):

@@ -4,7 +4,10 @@ z = distance * (1, ..., 1)/sqrt(d); kernel options: ``weights`` and ``bandwidths
 sum_i a_i exp(-r^2/(2 sigma_i^2)) (default the slides' a = (1, -1), sigma = (1, 10)), split by
 the sign of a_i. Per-sample term P cos<w_j, z> - N cos<v_j, z>; frequencies through
 ``varlab.features.signed.signed_frequencies`` (whole blocks per repetition, first k kept), so
-every prefix is a draw. Theory: varlab's exact variance (``theory.signed.estimator_variance``).
+every prefix is a draw (and the engine's column slabs are whole blocks). Blocks of repetitions
+stay within about ``MAX_ELEMENTS`` numbers (ValueError naming dimension where one block alone
+exceeds it); phases beyond float64 are refused naming distance. Theory: varlab's exact variance
+(``theory.signed.estimator_variance``).
 """
 from __future__ import annotations
 
@@ -12,11 +15,13 @@ import math
 
 import numpy as np
 
+from ...features.samplers import get_sampler
 from ...features.signed import signed_frequencies
 from ...spectral.signed import DeltaGaussian
 from ...theory import signed as theory
 from ..seeds import BLOCK_ELEMENTS
 from . import Model
+from ._phases import blocked_budget, phases
 
 __all__ = ["GRFFModel", "GORFModel", "GORFSeparateModel"]
 
@@ -64,9 +69,27 @@ class _Signed(Model):
         return self._measure.kernel_of_distance(np.asarray(distance, dtype=np.float64)) + 0.0 * np.asarray(dimension)
 
     def samples_per_block(self, *, dimension, distance):
-        if not self.through_sampler:
-            return BLOCK_ELEMENTS
-        return max(16, BLOCK_ELEMENTS // (2 * int(dimension)))
+        """2^16 samples on the fast path, about 2^16 numbers of frequencies through the sampler;
+        fewer where whole orthogonal blocks per repetition would exceed MAX_ELEMENTS numbers."""
+        d = int(dimension)
+        block = self._rows(1, d)
+        if not self.through_sampler:       # directions, radii, phases, cosines of two parts
+            return blocked_budget(self.name, d, block, 8 * block)
+        if self.orthogonality == "iid":
+            cost = 2 * block * d
+        elif self.orthogonality == "separate":
+            cost = 2 * get_sampler(self.sampler).elements(block, d)
+        else:                              # one Haar block (and its QR) per block of d/2 rows per part
+            cost = 2 * d * d + 2 * block * d
+        return blocked_budget(self.name, d, block, cost, max(16, BLOCK_ELEMENTS // (2 * d)))
+
+    def granularity(self, *, dimension, distance):
+        """Slabs of columns are whole blocks (a prefix of one draw, never two cut blocks)."""
+        return self._rows(1, int(dimension))
+
+    def valid_k(self, k, **point):
+        """Every k: the first k rows of a blocked draw are a draw of k rows."""
+        return np.ones(np.shape(k), dtype=bool)
 
     def _rows(self, k, d):
         if self.orthogonality == "iid":
@@ -80,16 +103,16 @@ class _Signed(Model):
         P, N = self._measure.total_masses()["positive"], self._measure.total_masses()["negative"]
         if not self.through_sampler:
             a, b = self._fast(rng, n, rows, d)
-            out[0] = P * np.cos(distance * a[:, :k]) - N * np.cos(distance * b[:, :k])
+            out[0] = P * np.cos(phases(a[:, :k], distance)) - N * np.cos(phases(b[:, :k], distance))
             return
         W, V = signed_frequencies(self._measure, n * rows, d, sampler=self.sampler,
                                   orthogonality="separate" if self.orthogonality == "iid" else self.orthogonality,
                                   rng=rng)
         scale = distance / math.sqrt(d)
-        a = np.cos(W.reshape(n, rows, d)[:, :k].sum(axis=-1) * scale)
+        a = np.cos(phases(W.reshape(n, rows, d)[:, :k].sum(axis=-1), distance, factor=scale))
         out[0] = P * a
         if V.shape[0]:
-            out[0] -= N * np.cos(V.reshape(n, rows, d)[:, :k].sum(axis=-1) * scale)
+            out[0] -= N * np.cos(phases(V.reshape(n, rows, d)[:, :k].sum(axis=-1), distance, factor=scale))
 
     def combine(self, sums, k, *, dimension, distance):
         return sums[0] / k
