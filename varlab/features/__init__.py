@@ -5,6 +5,7 @@ from . import samplers
 from .rff import RFF
 from .cws import GCWS, bbit_code, gmm_estimate
 from .signed import GRFF
+from .maclaurin import RandomMaclaurin
 from .asymmetric import AsKRFF
 from .samplers import IID, Sampler, available_samplers, get_sampler
 from .chunked import hash_chunks, transform_chunks

@@ -61,7 +61,7 @@ from .parameters import declare, parameter
 
 __all__ = ["phi", "bochner_riesz", "RADIAL_DENSITY_EXPR", "radial_density", "radial_density_sphere", "variation_envelope",
            "variation_growth", "truncated_masses", "truncated_masses_mp", "finite_total_variation",
-           "total_masses", "taper_masses", "shell_covariance", "estimator_variance"]
+           "total_masses", "taper_masses", "shell_covariance", "estimator_variance", "maclaurin_variance"]
 
 DEGREE = declare("degree", "degree m of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup)",
                  low=1, integer=True, grid=(1, 2, 3))
@@ -435,3 +435,20 @@ def estimator_variance(measure, d, r, s, orthogonality="iid"):
               - pos.kernel_of_distance(r) * neg.kernel_of_distance(r))
         total = total - 2.0 * P * N * cross * h0[:, None] / s ** 2
     return total
+
+
+# --- Random Maclaurin (Kar and Karnick 2012), 004's baseline "RM" ---------------------------------------
+
+def maclaurin_variance(x, y, degree, gamma, coef0, p=2.0) -> float:
+    """Var of one Random Maclaurin feature product Z(x) Z(y) for (gamma <x, y> + coef0)^degree with
+    Rademacher vectors and orders P(N = n) proportional to p^{-n} on 0..degree (varlab's own):
+    E[(<w, x><w, y>)^2] = |x|^2 |y|^2 + 2 <x, y>^2 - 2 sum_i x_i^2 y_i^2 =: M for Rademacher w, so
+    Var = sum_n (a_n^2 / pi_n) M^n - f(<x, y>)^2; the D-feature estimate has Var / D."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    t = float(x @ y)
+    moment = float((x @ x) * (y @ y) + 2.0 * t * t - 2.0 * np.sum(x * x * y * y))
+    n = np.arange(degree + 1)
+    a = sc.comb(degree, n) * gamma ** n * coef0 ** (degree - n)
+    pi = p ** -n.astype(np.float64)
+    pi /= pi.sum()
+    return float(np.sum(a * a / pi * moment ** n) - (gamma * t + coef0) ** (2 * degree))

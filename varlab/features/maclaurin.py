@@ -1,0 +1,113 @@
+"""Random Maclaurin features for dot-product kernels (Kar and Karnick 2012, "Random feature maps
+for dot product kernels", AISTATS, Alg. 1; 004's baseline "RM").
+
+A kernel f(<x, y>) = sum_n a_n <x, y>^n with a_n >= 0 (here the polynomial kernel
+(gamma <x, y> + coef0)^degree, a_n = C(degree, n) gamma^n coef0^(degree - n), as in scikit-learn's
+PolynomialCountSketch; 004's alpha (q + <x, y>)^m is gamma = alpha^(1/m), coef0 = q alpha^(1/m), and
+on the unit sphere (1 - |x - y|^2/a^2)^m = ((2/a^2) <x, y> + 1 - 2/a^2)^m). Each feature draws an
+order N with P(N = n) = pi_n and N Rademacher vectors omega_1..omega_N in {-1, 1}^d, and is
+
+    Z(x) = sqrt(a_N / pi_N) prod_{j <= N} <omega_j, x>,
+
+so that E[Z(x) Z(y)] = sum_n pi_n (a_n / pi_n) prod_j E[<omega_j, x><omega_j, y>] = f(<x, y>)
+(E omega omega^T = I): unbiased for every x, y. Kar and Karnick take pi_n = 2^{-(n+1)} on all n >= 0;
+a polynomial has a_n = 0 beyond its degree, where their features are identically 0, so varlab
+restricts the same geometric law to n = 0..degree (pi_n proportional to p^{-n}, p = 2 by
+default): still unbiased (pi_n > 0 wherever a_n > 0) and no feature is wasted. ``transform(X)``
+returns the D features divided by sqrt(D): transform(X) @ transform(Y).T estimates K, the mean
+of D i.i.d. unbiased products.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+import scipy.special as sc
+
+from .. import _random, _validate
+from ._base import NotFittedError, ParamsMixin
+
+__all__ = ["RandomMaclaurin", "maclaurin_coefficients"]
+
+
+def maclaurin_coefficients(degree, gamma, coef0) -> np.ndarray:
+    """a_n = C(degree, n) gamma^n coef0^(degree - n), n = 0..degree, of (gamma t + coef0)^degree."""
+    n = np.arange(degree + 1)
+    with np.errstate(over="ignore"):
+        return sc.comb(degree, n) * float(gamma) ** n * float(coef0) ** (degree - n)
+
+
+class RandomMaclaurin(ParamsMixin):
+    """Random Maclaurin features of the polynomial kernel (gamma <x, y> + coef0)^degree.
+
+    Parameters
+    ----------
+    n_components : int, default=100
+        D, the number of features.
+    degree : int, default=2
+    gamma : float > 0, default=1.0
+    coef0 : float >= 0, default=0.0
+        (gamma <x, y> + coef0)^degree must have non-negative Maclaurin coefficients.
+    p : float > 1, default=2.0
+        Orders N are drawn with P(N = n) proportional to p^{-n}, n = 0..degree (Kar and Karnick's
+        p = 2, restricted to the kernel's degrees).
+    random_state : None, int, Generator, SeedSequence or RandomState
+
+    Attributes: ``orders_`` (D,) the drawn N, ``weights_`` (D,) sqrt(a_N / pi_N),
+    ``rademacher_`` (degree, D, d) the omega_j (rows j >= N of a feature unused),
+    ``n_features_in_``.
+    """
+
+    def __init__(self, n_components=100, *, degree=2, gamma=1.0, coef0=0.0, p=2.0, random_state=None):
+        self.n_components = n_components
+        self.degree = degree
+        self.gamma = gamma
+        self.coef0 = coef0
+        self.p = p
+        self.random_state = random_state
+
+    def _check(self):
+        D = _validate.positive_int(self.n_components, "n_components")
+        m = _validate.positive_int(self.degree, "degree")
+        gamma = float(_validate.real_array(self.gamma, "gamma", low=0.0, low_open=True))
+        coef0 = float(_validate.real_array(self.coef0, "coef0", low=0.0))
+        p = float(_validate.real_array(self.p, "p", low=1.0, low_open=True))
+        return D, m, gamma, coef0, p
+
+    def fit(self, X, y=None):
+        """Draw the orders and Rademacher vectors for the width of ``X``."""
+        X = _validate.data_matrix(X, "X")
+        D, m, gamma, coef0, p = self._check()
+        coefficients = maclaurin_coefficients(m, gamma, coef0)
+        if not np.all(np.isfinite(coefficients)):
+            raise ValueError(f"gamma={gamma!r} and coef0={coef0!r} overflow the Maclaurin coefficients at degree={m}")
+        orders = np.arange(m + 1)
+        probabilities = p ** -orders.astype(np.float64)
+        probabilities /= probabilities.sum()
+        rng = _random.generator(self.random_state)
+        self.orders_ = rng.choice(orders, size=D, p=probabilities)
+        self.rademacher_ = rng.integers(0, 2, size=(m, D, X.shape[1]), dtype=np.int8) * 2 - 1
+        self.weights_ = np.sqrt(coefficients[self.orders_] / probabilities[self.orders_])
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def transform(self, X) -> np.ndarray:
+        """(n, D) features Z(x)/sqrt(D); transform(X) @ transform(Y).T estimates the kernel."""
+        if not hasattr(self, "orders_"):
+            raise NotFittedError("this RandomMaclaurin instance is not fitted yet; call fit before transform")
+        X = _validate.data_matrix(X, "X")
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {X.shape[1]} features, but RandomMaclaurin was fitted with {self.n_features_in_}")
+        out = np.ones((X.shape[0], self.orders_.size))
+        for j in range(self.rademacher_.shape[0]):          # one matrix product per factor, <= degree
+            used = self.orders_ > j
+            if not used.any():
+                break
+            projection = X @ self.rademacher_[j, used].T.astype(np.float64)
+            out[:, used] *= np.asarray(projection.toarray() if sp.issparse(projection) else projection)
+        out *= self.weights_ / math.sqrt(self.orders_.size)
+        return out
+
+    def fit_transform(self, X, y=None) -> np.ndarray:
+        return self.fit(X).transform(X)
