@@ -91,14 +91,19 @@ def _single_gaussian_bandwidth(part):
     return None
 
 
-def part_covariance(part, d, r):
+def _quadrature(law, nodes):
+    """The law's own quadrature rule (exact for a discrete law of shells) where it has one."""
+    return law.quadrature(nodes) if hasattr(law, "quadrature") else law
+
+
+def part_covariance(part, d, r, nodes=160):
     """C(r) = Cov(cos<w_i,z>, cos<w_j,z>) for two orthogonal rows of the part (varlab)."""
     r = np.asarray(r, dtype=np.float64)
     sigma = _single_gaussian_bandwidth(part)
     if sigma is not None:
         return orthogonal.pair_covariance(dimension=d, distance=r / sigma)
-    law = part.norm_law(d)
-    return orthogonal.covariance_numeric(law, law, d, r).reshape(r.shape) - _kernel(part, r) ** 2
+    law = _quadrature(part.norm_law(d), nodes)
+    return orthogonal.covariance_numeric(law, law, d, r, nodes=nodes).reshape(r.shape) - _kernel(part, r) ** 2
 
 
 # --- H0 for two Gaussian parts: float64 ----------------------------------------------------------
@@ -247,9 +252,7 @@ def cross_covariance(positive, negative, d, r, nodes=160):
     sa, sb = _single_gaussian_bandwidth(positive), _single_gaussian_bandwidth(negative)
     if sa is not None and sb is not None and max(sa, sb) >= _MIN_RATIO * min(sa, sb) and d <= _MAX_DIMENSION:
         return gaussian_cross_covariance(d, 0.5 * np.square(r / sa), 0.5 * np.square(r / sb))
-    la, lb = positive.norm_law(d), negative.norm_law(d)
-    la = la.quadrature(nodes) if hasattr(la, "quadrature") else la
-    lb = lb.quadrature(nodes) if hasattr(lb, "quadrature") else lb
+    la, lb = _quadrature(positive.norm_law(d), nodes), _quadrature(negative.norm_law(d), nodes)
     e = orthogonal.covariance_numeric(la, lb, d, r, nodes=nodes).reshape(r.shape)
     return e - _kernel(positive, r) * _kernel(negative, r)
 
