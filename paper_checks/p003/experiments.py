@@ -136,17 +136,18 @@ def spectral_norm(E) -> float:
 def gram_errors(X, sigma: float, m_values, repetitions: int, random_state: int):
     """{sampler: (frobenius, spectral)} arrays (len(m_values),): mean relative errors over
     ``repetitions`` (NaN where MM has m <= d). ||E||_F^2 = ||K - Re K^||_F^2 + ||Im K^||_F^2;
-    ||E||_2 = the largest |eigenvalue| of the Hermitian E = K - K^ (``spectral_norm``)."""
+    ||E||_2 = the largest |eigenvalue| of the Hermitian E = K - K^ (``spectral_norm``). The
+    repetitions of (m, sampler j) draw from SeedSequence(random_state, spawn_key=(m, j)), so one
+    m computed alone gives the same numbers as within a grid."""
     squared = cdist(X, X, "sqeuclidean") / sigma ** 2             # c' Sigma c, once per call
     K = np.exp(-0.5 * squared)
     norm_f, norm_2 = np.linalg.norm(K), np.linalg.norm(K, 2)
     out = {name: (np.full(len(m_values), np.nan), np.full(len(m_values), np.nan)) for name in SAMPLERS}
-    seeds = np.random.SeedSequence(random_state)
     for i, m in enumerate(m_values):
-        for name in SAMPLERS:
+        for j, name in enumerate(SAMPLERS):
             if name == "MM" and m <= X.shape[1]:
                 continue
-            rng = np.random.default_rng(seeds.spawn(1)[0])
+            rng = np.random.default_rng(np.random.SeedSequence(random_state, spawn_key=(int(m), j)))
             f, s = [], []
             for _ in range(repetitions):      # each repetition draws a new set of m frequencies
                 real, imaginary = _gram_parts(name, X, frequencies(name, m, X.shape[1], sigma, rng),
@@ -185,27 +186,24 @@ def pcr_predictions(F_train, y_train, F_test, components) -> np.ndarray:
 
 
 @threadpool_limits.wrap(limits=1)
-def pcr_errors(data, sigma: float, m: int, components, repetitions: int, random_state: int):
-    """{sampler: (repetitions, len(components)) array} of relative l2 test errors of principal
-    component regression on the real embedding [cos, sin] / sqrt(m) of the complex features
-    (003, Table 1), one row per repetition (a new set of m frequencies each)."""
+def pcr_errors(data, sigma: float, m: int, components, trial: int, random_state: int):
+    """{sampler: (len(components),) array} of relative l2 test errors of principal component
+    regression on the real embedding [cos, sin] / sqrt(m) of the complex features (003, Table 1)
+    in trial number ``trial``: sampler j draws its m frequencies from SeedSequence(random_state,
+    spawn_key=(trial, j))."""
     X_train, y_train, X_test, y_test = data
-    seeds = np.random.SeedSequence(random_state)
     out = {}
-    for name in FEATURE_SAMPLERS:
+    for j, name in enumerate(FEATURE_SAMPLERS):
         if name == "MM" and m <= X_train.shape[1]:
             continue
-        rng = np.random.default_rng(seeds.spawn(1)[0])
-        errors = np.zeros((repetitions, len(components)))
-        for i in range(repetitions):
-            W = frequencies(name, m, X_train.shape[1], sigma, rng)
+        rng = np.random.default_rng(np.random.SeedSequence(random_state, spawn_key=(int(trial), j)))
+        W = frequencies(name, m, X_train.shape[1], sigma, rng)
 
-            def features(X):
-                P = X @ W.T
-                return np.hstack([np.cos(P), np.sin(P)]) / np.sqrt(m)
-            predictions = pcr_predictions(features(X_train), y_train, features(X_test), components)
-            errors[i] = np.linalg.norm(y_test - predictions, axis=1) / np.linalg.norm(y_test)
-        out[name] = errors
+        def features(X):
+            P = X @ W.T
+            return np.hstack([np.cos(P), np.sin(P)]) / np.sqrt(m)
+        predictions = pcr_predictions(features(X_train), y_train, features(X_test), components)
+        out[name] = np.linalg.norm(y_test - predictions, axis=1) / np.linalg.norm(y_test)
     return out
 
 
@@ -269,9 +267,11 @@ def gram_vs_m(budget) -> dict:
     out = {}
     for name in size["sets"]:
         X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
-        m = _m_grid(X.shape[1])
-        key = f"{budget.name}-{seed}-gram-{name}-n{size['n']}-r{size['reps']}"
-        out[name] = (m, _remember(key, lambda: gram_errors(X, bandwidth_10nn(X), m, size["reps"], seed)))
+        sigma, m = bandwidth_10nn(X), _m_grid(X.shape[1])
+        pieces = [_remember(f"{budget.name}-{seed}-gram-{name}-m{mi}-n{size['n']}-r{size['reps']}",
+                            lambda: gram_errors(X, sigma, [mi], size["reps"], seed)) for mi in m]
+        out[name] = (m, {sampler: np.concatenate([piece[sampler] for piece in pieces], axis=1)
+                         for sampler in SAMPLERS})
     return out
 
 
@@ -293,13 +293,15 @@ def gram_vs_bandwidth(budget) -> dict:
 
 def table1(budget) -> dict:
     """{set: {sampler: (trials, 2) relative test errors}} of PCR with Table 1's m features, all
-    PCs and the first 512 (at the test budget: smaller), on the first two sets."""
+    PCs and the first 512 (at the test budget: smaller), on the first two sets; one stored piece
+    per trial."""
     n, m, components, trials = sizes(budget)["table"]
     seed = budget.random_state
     out = {}
     for name in sizes(budget)["sets"][:2]:
         data = load(name, n, random_state=seed % 2 ** 32)
-        key = f"{budget.name}-{seed}-pcr-{name}-n{n}-m{m}-t{trials}"
-        out[name] = _remember(key, lambda: pcr_errors(data, bandwidth_10nn(data[0][:1000]), m, components,
-                                                      trials, seed))
+        sigma = bandwidth_10nn(data[0][:1000])
+        pieces = [_remember(f"{budget.name}-{seed}-pcr-{name}-n{n}-m{m}-trial{i}",
+                            lambda: pcr_errors(data, sigma, m, components, i, seed)) for i in range(trials)]
+        out[name] = {sampler: np.stack([piece[sampler] for piece in pieces]) for sampler in pieces[0]}
     return out
