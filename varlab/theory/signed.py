@@ -266,10 +266,8 @@ def block_sizes(d, s, orthogonality):
         return d, orthogonal.pairs(s, d), np.zeros_like(s)
     if orthogonality != "mutual":
         raise ValueError(f"orthogonality must be one of ['iid', 'separate', 'mutual'], got {orthogonality!r}")
-    h = d // 2
-    q = np.floor(s / h)
-    rest = s - q * h
-    return h, orthogonal.pairs(s, h), q * h * h + rest * rest
+    h, cross = _mutual_blocks(d, s)
+    return h, orthogonal.pairs(s, h), cross
 
 
 def estimator_variance(measure, d, r, s, orthogonality="iid"):
@@ -362,8 +360,9 @@ gorf_variance = Formula(
 
 def _mutual_blocks(dimension, k):
     """(h, c(k)) for mutual orthogonality: blocks of h = d // 2 rows per part (h = d, c = 0 for d = 1)."""
+    dimension = np.asarray(dimension)
     h = np.where(dimension >= 2, dimension // 2, dimension)
-    kk = k.astype(np.float64)
+    kk = np.asarray(k, dtype=np.float64)
     q = np.floor(kk / h)
     rest = kk - q * h
     return h, np.where(dimension >= 2, q * h * h + rest * rest, 0.0)
