@@ -5,6 +5,7 @@ its claims and figures.
 from . import claims  # noqa: F401  (defining the claims registers them)
 from . import figures  # noqa: F401
 from . import experiments  # noqa: F401  (Table II, Tables III-IV analogue)
+from . import approximation  # noqa: F401  (Fig. 2)
 
 TITLE = ("Q. Luo, K. Fang, J. Yang, X. Huang, \"Towards Unbiased Random Features with Lower "
          "Variance for Stationary Indefinite Kernels\" (slides)")

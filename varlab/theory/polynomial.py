@@ -335,7 +335,10 @@ def variation_growth(dimension, degree, cutoff, *, a=3.0, truncation="a") -> flo
         e = 0.5 * (d - 1.0) - m
     if e < 0:
         raise ValueError(f"the total variation is finite for dimension={d} <= 2 degree={2 * m}: no growth")
-    return math.exp(log_a0) * (math.log(u) if e == 0 else u ** e / e)
+    if e == 0:
+        return math.exp(log_a0) * math.log(u)
+    log_value = log_a0 + e * math.log(u) - math.log(e)
+    return math.exp(log_value) if log_value < 709.0 else math.inf
 
 
 def total_masses(dimension, degree, *, a=3.0, truncation="a", cutoff=4000.0) -> dict:
