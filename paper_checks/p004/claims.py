@@ -196,6 +196,16 @@ def gorf_variance(run):
                          standard_error=np.concatenate(se), parameters=points, quantity="Var of GRFF/GORF")
 
 
+def _below(grff, gorf, exact, points):
+    """(Var(GORF) - Var(GRFF) simulated, its SE, z, the points where the exact gap ``exact`` is >= 0,
+    the points where the simulation is significantly higher)."""
+    difference = _stack(gorf, "variance") - _stack(grff, "variance")
+    se = np.hypot(_stack(gorf, "se_variance"), _stack(grff, "se_variance"))
+    z = difference / se
+    return (difference, se, z, [points[i] for i in np.flatnonzero(exact >= 0)],
+            [points[i] for i in np.flatnonzero(z > Z_MAX)])
+
+
 @claim("004.gorf.below_grff", source="004, 'Variance Reduction' and Table II (GORF lower than GRFF)",
        statement="Var(GORF) < Var(GRFF) for the delta-Gaussian kernel (a = (1, -1), sigma = (1, 10)) at every "
                  "grid point (d = 4, 16, 64; |z| in 0.5..5; s = d/2..8d). Judged by varlab's exact variances "
@@ -210,12 +220,7 @@ def gorf_below_grff(run):
                     for dd, rr, ss in zip(d, r, s)])
     exact = np.array([float(theory.estimator_variance(measure, int(dd), float(rr), float(ss), "mutual"))
                       for dd, rr, ss in zip(d, r, s)]) - iid
-    grff, gorf = signed(run, "grff"), signed(run, "gorf")
-    difference = _stack(gorf, "variance") - _stack(grff, "variance")
-    se = np.hypot(_stack(gorf, "se_variance"), _stack(grff, "se_variance"))
-    z = difference / se
-    not_lower = [points[i] for i in np.flatnonzero(exact >= 0)]
-    higher = [points[i] for i in np.flatnonzero(z > Z_MAX)]
+    difference, se, z, not_lower, higher = _below(signed(run, "grff"), signed(run, "gorf"), exact, points)
     summary = (f"theory: GORF lower at {len(points) - len(not_lower)} of {len(points)} points (relative "
                f"reduction {np.min(-exact / iid):.2g} to {np.max(-exact / iid):.2g} of Var(GRFF)), not lower at {not_lower or 'none'}; "
                f"simulation: significantly lower at {int(np.sum(z < -Z_MAX))} points (the rest, |z| = 5, below "
@@ -290,17 +295,23 @@ def polynomial_variance_theory(model):
                  "s = d/2..8d, with varlab's finite signed measure (spectral 'polynomial_sphere': its kernel is "
                  "within 1.1e-6 of the polynomial on [0, 2], far below the resolution).")
 def polynomial_unbiased(run):
+    return _poly_agreement(run, "mean", lambda model, results: np.concatenate(
+        [np.broadcast_to(results[d].target, results[d].mean.shape).reshape(-1) for d in DIMENSIONS]),
+        "mean of GRFF / GORF, polynomial kernel")
+
+
+def _poly_agreement(run, statistic, theory_of, quantity):
+    """Agreement of ``statistic`` ("mean" or "variance") of the three polynomial models with
+    ``theory_of(model, results)`` on the grid."""
     estimate, theory, se, points = [], [], [], []
     for model in POLY_MODELS:
         results = polynomial(run, model)
-        estimate.append(_stack(results, "mean"))
-        theory.append(np.concatenate([np.broadcast_to(results[d].target, results[d].mean.shape).reshape(-1)
-                                      for d in DIMENSIONS]))
-        se.append(_stack(results, "se_mean"))
+        estimate.append(_stack(results, statistic))
+        se.append(_stack(results, "se_" + statistic))
+        theory.append(theory_of(model, results))
         points += [dict(p, model=model) for p in _poly_points()]
     return run.agreement(theory=np.concatenate(theory), estimate=np.concatenate(estimate),
-                         standard_error=np.concatenate(se), parameters=points,
-                         quantity="mean of GRFF / GORF, polynomial kernel")
+                         standard_error=np.concatenate(se), parameters=points, quantity=quantity)
 
 
 @claim("004.polynomial.variance", source="varlab: theory.polynomial.estimator_variance (004 'Variance Reduction' "
@@ -309,16 +320,8 @@ def polynomial_unbiased(run):
                  "(a = 3, m = 1; varlab's shell measure) are theory.polynomial.estimator_variance (d = 4, 16, 64; "
                  "|z| = 0.5..2; s = d/2..8d).")
 def polynomial_variance(run):
-    estimate, theory, se, points = [], [], [], []
-    for model in POLY_MODELS:
-        results = polynomial(run, model)
-        estimate.append(_stack(results, "variance"))
-        se.append(_stack(results, "se_variance"))
-        theory.append(polynomial_variance_theory(model))
-        points += [dict(p, model=model) for p in _poly_points()]
-    return run.agreement(theory=np.concatenate(theory), estimate=np.concatenate(estimate),
-                         standard_error=np.concatenate(se), parameters=points,
-                         quantity="Var of GRFF / GORF, polynomial kernel")
+    return _poly_agreement(run, "variance", lambda model, results: polynomial_variance_theory(model),
+                           "Var of GRFF / GORF, polynomial kernel")
 
 
 @claim("004.polynomial.gorf_below_grff", source="004, 'Variance Reduction' figure (a) and Table II (GORF lower "
@@ -332,12 +335,8 @@ def polynomial_gorf_below_grff(run):
     iid = polynomial_variance_theory("grff_polynomial")
     exact = polynomial_variance_theory("gorf_polynomial") - iid
     separate = polynomial_variance_theory("gorf_separate_polynomial") - iid
-    grff, gorf = polynomial(run, "grff_polynomial"), polynomial(run, "gorf_polynomial")
-    difference = _stack(gorf, "variance") - _stack(grff, "variance")
-    se = np.hypot(_stack(gorf, "se_variance"), _stack(grff, "se_variance"))
-    z = difference / se
-    not_lower = [points[i] for i in np.flatnonzero(exact >= 0)]
-    higher = [points[i] for i in np.flatnonzero(z > Z_MAX)]
+    difference, se, z, not_lower, higher = _below(polynomial(run, "grff_polynomial"), polynomial(run, "gorf_polynomial"),
+                                                  exact, points)
     worst = int(np.argmax(exact / iid))
     summary = (f"theory: GORF (mutual) lower at {len(points) - len(not_lower)} of {len(points)} points, higher at "
                f"{len(not_lower)} (by up to {100 * np.max(exact / iid):.2f}% of Var(GRFF), at {points[worst]}; all at "

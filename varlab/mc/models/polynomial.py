@@ -55,7 +55,7 @@ class _Polynomial(Model):
     def target(self, dimension, distance):
         distance = np.asarray(distance, dtype=np.float64)
         if np.any(distance > 2.0):
-            raise ValueError(f"distance must be in [0, 2] (points on the unit sphere), got {distance.max()!r}")
+            raise ValueError(f"distance must be in [0, 2] (points on the unit sphere), got {float(distance.max())!r}")
         return polynomial_kernel(distance, self.a, self.degree) + 0.0 * np.asarray(dimension)
 
     def samples_per_block(self, *, dimension, distance):
