@@ -264,7 +264,7 @@ def table2_gorf_below_grff(run):
             if SLIDES_SET[name] == name:        # same data: which of varlab's GORFs the print is nearer
                 printed = slides["GORF"][j][0]
                 nearer = min(("GORF", "GORF-separate"), key=lambda m: abs(cell[m][:, j].mean() - printed))
-                closest.append(f"s={s}: {nearer} ({cell[nearer][:, j].mean():.3f} vs printed {printed:.3f})")
+                closest.append(f"{kname[:5]}/s={s}: {nearer} ({cell[nearer][:, j].mean():.3f} vs printed {printed:.3f})")
             details.append({"kernel": kname, "data": name, "d": cell["d"], "s": s, "trials": len(cell["GRFF"]),
                             **{m: _fmt(cell[m][:, j].mean(), cell[m][:, j].std(ddof=1)) for m in METHODS},
                             f"slides GRFF ({SLIDES_SET[name]})": _fmt(*slides["GRFF"][j]),
