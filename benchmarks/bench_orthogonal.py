@@ -191,7 +191,8 @@ def main(argv=None) -> int:
              f"{load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (2 vCPUs, shared).", "",
              f"## Feature generation + transform, n = {n}, Gaussian kernel gamma = 1/d", "",
              "| d | s | ORF fit | ORF transform | iid fit | iid transform | RBFSampler fit | RBFSampler transform "
-             "| ORF / RBFSampler (total) | iid / RBFSampler |", "|---|---|---|---|---|---|---|---|---|---|"]
+             "| ORF / RBFSampler (total) | iid / RBFSampler | (ORF fit - iid fit) / RBFSampler total |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     ratios = []
     with threadpool_limits(1):
         for d in DIMENSIONS:
@@ -202,11 +203,14 @@ def main(argv=None) -> int:
                 ratio = sum(orf) / sum(sk)
                 ratios.append(ratio)
                 lines.append(f"| {d} | {s} | {orf[0]:.3f} | {orf[1]:.2f} | {iid[0]:.3f} | {iid[1]:.2f} | {sk[0]:.3f} "
-                             f"| {sk[1]:.2f} | {ratio:.3f} | {sum(iid) / sum(sk):.3f} |")
+                             f"| {sk[1]:.2f} | {ratio:.3f} | {sum(iid) / sum(sk):.3f} | {(orf[0] - iid[0]) / sum(sk):.3f} |")
                 print(lines[-1], flush=True)
         worst = max(ratios)
         lines += ["", f"Worst ORF / RBFSampler total-time ratio {worst:.3f} (target <= {ORF_TARGET}: "
-                      f"{'met' if worst <= ORF_TARGET else 'NOT met'}). Times in seconds.", ""]
+                      f"{'met' if worst <= ORF_TARGET else 'NOT met'}). Times in seconds. ORF and iid RFF share "
+                      "RFF.transform (the same GEMM and cosines as RBFSampler), so their transform times differ "
+                      "by measurement noise only; ORF's own cost is its fit (QR of s/d blocks of d x d, "
+                      "O(s d^2) against the transform's O(n s d)): the last column.", ""]
         sorf = sorf_vs_dense(n, args.repeats)
         faster = [d for d, dense, fast, _ in sorf if fast < dense]
         crossover = min(faster) if faster else None
