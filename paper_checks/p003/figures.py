@@ -31,8 +31,8 @@ def _gram_figure(budget, which: int, title: str):
             ax.loglog(m, values[which], STYLE[sampler], ms=4, label=sampler)
         ax.set(title=f"{name}", xlabel="m (number of features)", ylabel="relative error")
         finish_axes(ax)
-    fig.suptitle(f"{title} ({size['reps']} repetitions, n = {size['n']}; MM needs m >= d + 1; the "
-                 f"paper's YP90, QM274, MNIST300 are not available offline)")
+    fig.suptitle(f"{title} ({size['reps']} repetitions, n = {size['n']}; MM needs m >= d + 1)\n"
+                 f"the paper's YP90, QM274 and MNIST300 are not available offline", fontsize=10)
     fig.tight_layout()
     return fig
 
