@@ -246,7 +246,7 @@ class RFF(ParamsMixin):
         if X.shape[0] == 0:
             return
         limit = float(np.finfo(arguments.dtype).max)
-        largest_x = float(abs(X).max())
+        largest_x = max(float(X.max()), -float(X.min()))      # |X|.max() without a copy of X
         bound = X.shape[1] * largest_x * self._largest_frequency + 2.0 * np.pi
         if bound < 0.5 * limit or np.all(np.isfinite(arguments)):
             return
