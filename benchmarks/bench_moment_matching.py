@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import platform
 import sys
 import time
@@ -78,7 +79,8 @@ def main(argv=None) -> int:
     X = np.random.default_rng(0).standard_normal((n, d))
     lines = [f"# Moment matching, QMC and antithetic features (paper 003)", "",
              f"{datetime.date.today()}, {platform.processor() or platform.machine()}, "
-             f"numpy {np.__version__}, BLAS 1 thread; best of {args.repeats}.", "",
+             f"numpy {np.__version__}, BLAS 1 thread; best of {args.repeats}; load average at the start "
+             f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (a shared machine: the times are noisy).", "",
              f"## RFF(kernel='gaussian', sampler=...): n = {n}, d = {d}, m = {m}", "",
              "| sampler | fit (s) | transform (s) | fit / transform |", "|---|---|---|---|"]
     fits = {}
