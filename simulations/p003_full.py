@@ -15,12 +15,12 @@ A rerun skips what exists (``--force`` redoes the selected claims and figures). 
 ``<out>/report.md`` is rebuilt from the stored verdicts after every claim and says which are
 missing; ``<out>/timings.json`` holds the seconds each item took.
 
-Cost on the 2-core machine this was run on (one core, niced, shared): the claims about 15-25 min
-(5x the quick budget's simulations); Figs. 1-2 about 15 s per repetition and data set at
-n = 1000 (7 samplers, up to 7 values of m), i.e. about 2 h for 100 repetitions of 5 sets;
-Fig. 3 about 4 s per repetition and bandwidth (m = 2048), about 1 h; Table 1 about 2-3 min per
-PCR fit at n_train = 8000 (an 8000 x 8000 eigendecomposition), 4 samplers x 2 sets x 5 trials,
-about 2 h.
+Cost, measured on the shared 2-core machine of the first run (one core, niced at 15, load 5-9;
+``<out>/timings.json`` and the pieces' "seconds" hold the wall times): the claims 32 min
+(varlab.003.mm_law 15 min, 003.qmc_high_dim 9.5 min, 003.cor2.eq15 3 min); Figs. 1-2 about 10-20
+min per data set and m at n = 1000 (100 repetitions x 7 samplers), i.e. hours for the 5 sets;
+Fig. 3 8 such pieces at m = 2048; Table 1 (claim 003.table1, shared with the figure) 40 PCR fits
+on 8000 x 8192 features (an 8000 x 8000 eigendecomposition each, minutes per fit).
 """
 from __future__ import annotations
 
