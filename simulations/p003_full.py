@@ -7,11 +7,10 @@ experiments on LR500, texture, satimage, spambase and optdigits at n = 1000 poin
     nice -n 15 python simulations/p003_full.py [--out simulations/p003] [--only ID ...] [--force]
 
 Resumable at three levels: a finished claim is ``<out>/verdicts/<id>.json``, a finished figure
-``<out>/figures/<id>.png|pdf``, and a finished piece of an experiment (one data set of Figs.
-1-2, one bandwidth of Fig. 3, one data set of Table 1) ``<out>/pieces/<key>.json``; the
-simulations of a claim keep their finished blocks under ``.varlab-checkpoints/p003-full`` (not
-committed).
-A rerun skips what exists (``--force`` redoes the selected claims and figures). The report
+``<out>/figures/<id>.png|pdf``, and a finished piece of an experiment (one data set and m of
+Figs. 1-2, one data set and bandwidth of Fig. 3, one data set and trial of Table 1)
+``<out>/pieces/<key>.json``; the simulations of a claim keep their finished blocks under
+``.varlab-checkpoints/p003-full`` (not committed). A rerun skips what exists (``--force`` redoes the selected claims and figures). The report
 ``<out>/report.md`` is rebuilt from the stored verdicts after every claim and says which are
 missing; ``<out>/timings.json`` holds the seconds each item took.
 
