@@ -25,6 +25,7 @@ import numpy as np
 from ... import _validate, spectral
 from ...features.samplers import get_sampler
 from ...features.samplers.moment_matching import DIVISORS, ROOTS, SINGULAR
+from ...features.samplers.qmc import _MAX_DIMENSION as _SOBOL_MAX_DIMENSION
 from ...theory import moment_matching as theory
 from . import Model
 
@@ -315,6 +316,9 @@ class SobolModel(_Fresh):
     sampler = "sobol"
 
     def samples_per_block(self, *, dimension, scaled_distance):
+        if int(dimension) > _SOBOL_MAX_DIMENSION:       # refused before drawing, naming the model's parameter
+            raise ValueError(f"dimension must be <= {_SOBOL_MAX_DIMENSION} for scipy's Sobol points "
+                             f"(model {self.name!r}), got {int(dimension)}")
         return max(1, 2 ** 21 // int(dimension))
 
     def estimate(self, rng, n, k, workspace, *, dimension, scaled_distance):
