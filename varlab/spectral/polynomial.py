@@ -19,7 +19,8 @@ never enters a Gram matrix. Theory, sources and the growth rates: :mod:`varlab.t
   (about 14 shells for a = 3, m = 1). Masses (a = 3, m = 1, tolerance 1e-6): d = 2: 1.031/0.031,
   d = 16: 2.37/1.37, d = 64: 3.13/2.13. Why not a smooth compactly supported extension: a C^inf
   taper beyond r = 2 has finite masses in every d but they grow fast with d (theory.polynomial.
-  taper_masses: 1.51/0.51 in d = 2, 3.92/2.92 in d = 4) because no exact extension can have an
+  taper_masses: 1.51/0.51 in d = 2, 3.92/2.92 in d = 4, 90.6/89.7 in d = 8, against
+  1.03/0.03, 1.13/0.13, 1.61/0.61 for the shells) because no exact extension can have an
   exponentially decaying transform; the GRFF variance scales with the squared masses.
 * ``PrintedPolynomialTransform`` (not registered: not a finite measure where the slides need it):
   the transform as printed in the cited literature, truncated at r = a (Bochner-Riesz) or at
