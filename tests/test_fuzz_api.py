@@ -435,3 +435,10 @@ def test_choice_of_an_array_names_the_parameter(method):
     from _validate.choice's ``value not in allowed``."""
     with pytest.raises(ValueError, match=r"^method must be one of \['exact', 'rejection'\]"):
         spectral.get_measure("cosh_gaussian", method=method)
+
+
+def test_sobol_models_name_dimension_beyond_scipys_range():
+    """mm_sobol at dimension 34593 (reachable once the fuzz stopped capping dimensions at 1024)
+    raised the sampler's "d must be <= 21201", which names no parameter of the model."""
+    with pytest.raises(ValueError, match=r"^dimension must be <= 21201 for scipy's Sobol points \(model 'mm_sobol'\)"):
+        mc.simulate("mm_sobol", k=1, n_repetitions=10, random_state=0, dimension=34593, scaled_distance=0.5)

@@ -151,3 +151,23 @@ def test_gorf_blocks_of_repetitions_stay_bounded_at_large_dimension():
     with pytest.raises(ValueError, match=r"^dimension=20000 is too large for model 'gorf'"):
         mc.simulate(GORFModel(through_sampler=True), k=[1], n_repetitions=2, random_state=0,
                     dimension=20000, distance=1.0)
+
+
+def test_bandwidths_and_the_jordan_range_are_validated():
+    """bandwidths = 5e-324 gave frequencies -inf (sign) and NaN masses (jordan); bandwidths =
+    1e-300 with decomposition="jordan" never returned (the density's terms underflowed to 0, so
+    the rejection sampler accepted nothing); a near-empty Jordan part (mass 1e-9 of its proposal)
+    ran ~10^9 proposals per draw."""
+    for decomposition in ("sign", "jordan"):
+        with pytest.raises(ValueError, match=r"^bandwidths must be at least 3.56e-307"):
+            DeltaGaussian((1.0,), (5e-324,), decomposition=decomposition, dimension=2)
+    with pytest.raises(ValueError, match=r"^dimension=2 with bandwidths \[1e-300\] is outside the float64 range"):
+        DeltaGaussian((1.0,), (1e-300,), decomposition="jordan", dimension=2)
+    with pytest.raises(ValueError, match=r"^d=1000000 with bandwidths"):
+        DeltaGaussian().jordan_masses(10 ** 6)
+    assert np.isfinite(DeltaGaussian((1.0,), (1e-300,)).rvs_part("positive", 4, 2, 0)).all()
+    near_empty = DeltaGaussian((1.0, -0.500001), (1.0, 2.0), decomposition="jordan", dimension=1)
+    assert 0 < near_empty.total_masses()["negative"] < 1e-8
+    with pytest.raises(ValueError, match=r"^the Jordan part \(negative\) has mass .* less than 1e-06"):
+        near_empty.rvs_part("negative", 3, 1, 0)
+    assert near_empty.rvs_part("positive", 3, 1, 0).shape == (3, 1)

@@ -43,6 +43,31 @@ def _vector(values, name, *, positive=False):
     return array
 
 
+#: the smallest bandwidth whose frequencies N(0, I/sigma^2) stay finite (as for spectral.Gaussian)
+_MIN_BANDWIDTH = 64.0 / float(np.finfo(np.float64).max)
+#: the Jordan decomposition refuses parts it would sample with a lower acceptance rate
+MIN_ACCEPTANCE = 1e-6
+
+
+def _bandwidths(values):
+    b = _vector(values, "bandwidths", positive=True)
+    if np.any(b < _MIN_BANDWIDTH):
+        raise ValueError(f"bandwidths must be at least {_MIN_BANDWIDTH:.3g} (so that the frequencies "
+                         f"N(0, I/sigma^2) are finite), got {values!r}")
+    return b
+
+
+def _check_jordan_range(bandwidths, d, name):
+    """The Jordan decomposition evaluates f = sum_i a_i N(w; 0, I/sigma_i^2) in float64: each
+    term's peak (sigma_i^2 / 2 pi)^{d/2} must be a normal float (|log| <= 700) and the radial grid,
+    up to 1e3 / min sigma_i, finite."""
+    log_peaks = d * (np.log(bandwidths) - 0.5 * math.log(2.0 * math.pi))
+    if np.any(np.abs(log_peaks) > 700.0) or not math.isfinite(1e3 / float(bandwidths.min())):
+        raise ValueError(f"{name}={d} with bandwidths {bandwidths.tolist()} is outside the float64 range of "
+                         f"the Jordan decomposition: it needs {name} |log(sigma_i / sqrt(2 pi))| <= 700 for "
+                         f"every bandwidth and min sigma_i >= 5.6e-306; use decomposition='sign'")
+
+
 class _MixtureLaw:
     """|w| for a Gaussian mixture: mixture of chi(d, scale=1/sigma_i); rvs, pdf, cdf, and
     quadrature nodes (Gauss-Legendre in each component's quantiles)."""
@@ -113,7 +138,7 @@ class GaussianMixture(RadialMeasure, name="gaussian_mixture"):
 
     def __init__(self, weights=(1.0,), bandwidths=(1.0,)):
         c = _vector(weights, "weights", positive=True)
-        b = _vector(bandwidths, "bandwidths", positive=True)
+        b = _bandwidths(bandwidths)
         if c.shape != b.shape:
             raise ValueError(f"weights and bandwidths must have the same length, got {c.size} and {b.size}")
         c = c / math.fsum(c)
@@ -171,6 +196,10 @@ class _JordanLaw(_MixtureLaw):
     def rvs(self, size=None, random_state=None):
         rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
         n = int(np.prod(size)) if size is not None else 1
+        if self.mass / self._proposal_mass < MIN_ACCEPTANCE:
+            raise ValueError(f"the Jordan part ({'positive' if self.sign > 0 else 'negative'}) has mass "
+                             f"{self.mass:.3g}, {self.mass / self._proposal_mass:.3g} of its proposal's: its "
+                             f"rejection sampler would accept less than {MIN_ACCEPTANCE:g} of the proposals")
         out = np.empty(n)
         filled = 0
         while filled < n:                         # rounds of rejection, each vectorised
@@ -247,7 +276,7 @@ class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
 
     def __init__(self, weights=(1.0, -1.0), bandwidths=(1.0, 10.0), decomposition="sign", dimension=None):
         a = _vector(weights, "weights")
-        b = _vector(bandwidths, "bandwidths", positive=True)
+        b = _bandwidths(bandwidths)
         if a.shape != b.shape:
             raise ValueError(f"weights and bandwidths must have the same length, got {a.size} and {b.size}")
         if np.any(a == 0):
@@ -265,6 +294,7 @@ class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
             if self.dimension is None:
                 raise ValueError("dimension must be given for decomposition='jordan' (the Jordan parts "
                                  "of a density in R^d depend on d)")
+            _check_jordan_range(b, self.dimension, "dimension")
             masses = self.jordan_masses(self.dimension)
             parts = {part: _JordanPart(self, sign, self.dimension) if masses[part] > 0 else None
                      for part, sign in (("positive", 1.0), ("negative", -1.0))}
@@ -283,6 +313,8 @@ class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
 
     def sign_changes(self, d) -> np.ndarray:
         """The radii where f changes sign in R^d (root finding on a log grid)."""
+        d = _count(d, "d", "dimension")
+        _check_jordan_range(self.bandwidths, d, "d")
         grid = np.concatenate([[0.0], np.geomspace(1e-6, 1e3, 4000) / self.bandwidths.min()])
         # compare terms in log space to avoid underflow: sign of f is that of the dominant terms
         f = self.radial_density(grid, d)
