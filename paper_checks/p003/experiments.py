@@ -261,15 +261,24 @@ def _m_grid(d: int):
     return [512, 1024, 2048] if d >= 256 else [32, 64, 128, 256, 512, 1024, 2048]
 
 
+def _gram_piece(budget, name: str, factor: float, m: int) -> dict:
+    """{sampler: (2, 1) errors} on ``name`` at bandwidth factor x sigma_10NN and m features. Every
+    bandwidth uses the budget's seed (common random numbers across sigma), so Fig. 3's sigma_10NN
+    piece is Figs. 1-2's piece at that m, computed once."""
+    size, seed = sizes(budget), budget.random_state
+    X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
+    what = "gram" if factor == 1 else f"bandwidth-x{factor:g}"
+    key = f"{budget.name}-{seed}-{what}-{name}-m{m}-n{size['n']}-r{size['reps']}"
+    return _remember(key, lambda: gram_errors(X, bandwidth_10nn(X) * factor, [m], size["reps"], seed))
+
+
 def gram_vs_m(budget) -> dict:
     """{set: (m grid, {sampler: (2, len(m)) mean Frobenius and spectral errors})} (Figs. 1-2)."""
     size, seed = sizes(budget), budget.random_state
     out = {}
     for name in size["sets"]:
-        X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
-        sigma, m = bandwidth_10nn(X), _m_grid(X.shape[1])
-        pieces = [_remember(f"{budget.name}-{seed}-gram-{name}-m{mi}-n{size['n']}-r{size['reps']}",
-                            lambda: gram_errors(X, sigma, [mi], size["reps"], seed)) for mi in m]
+        m = _m_grid(load(name, size["n"], random_state=seed % 2 ** 32)[0].shape[1])
+        pieces = [_gram_piece(budget, name, 1, mi) for mi in m]
         out[name] = (m, {sampler: np.concatenate([piece[sampler] for piece in pieces], axis=1)
                          for sampler in SAMPLERS})
     return out
@@ -280,14 +289,9 @@ def gram_vs_bandwidth(budget) -> dict:
     size, seed = sizes(budget), budget.random_state
     out = {}
     for name in size["sets"][:2]:
-        X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
-        sigma0 = bandwidth_10nn(X)
-        rows = []
-        for i, factor in enumerate(BANDWIDTH_FACTORS):
-            key = f"{budget.name}-{seed}-bandwidth-{name}-x{factor:g}-n{size['n']}-r{size['reps']}-m{size['m3']}"
-            rows.append(_remember(key, lambda: gram_errors(X, sigma0 * factor, [size["m3"]], size["reps"],
-                                                           seed + i)))
-        out[name] = (sigma0 * np.asarray(BANDWIDTH_FACTORS), rows)
+        sigma0 = bandwidth_10nn(load(name, size["n"], random_state=seed % 2 ** 32)[0])
+        out[name] = (sigma0 * np.asarray(BANDWIDTH_FACTORS),
+                     [_gram_piece(budget, name, factor, size["m3"]) for factor in BANDWIDTH_FACTORS])
     return out
 
 
