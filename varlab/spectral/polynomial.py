@@ -41,7 +41,8 @@ import scipy.optimize
 from .. import _validate
 from ..theory import polynomial as theory
 from ..theory.parameters import parameter
-from . import RadialMeasure, SignedMeasure, _count
+from . import SignedMeasure, _count
+from .signed import RadialPart, phi_sum
 
 __all__ = ["PolynomialSphere", "PrintedPolynomialTransform", "ShellLaw", "CellLaw", "polynomial_kernel"]
 
@@ -167,45 +168,6 @@ class CellLaw:
         return self.moment(1)
 
 
-class _RadialPart(RadialMeasure):
-    """A normalised part in a fixed dimension: |w| from ``law``, direction uniform; its kernel is
-    E phi_d(|w| r) by the law's quadrature (exact for shells). Not registered."""
-
-    def __init__(self, law, dimension, sign):
-        super().__init__(dimension=dimension, sign=sign, atoms=law.quadrature()[0].size)
-        self._law, self._d = law, dimension
-
-    def _norm_law(self, d):
-        if d != self._d:
-            raise ValueError(f"d must be {self._d} (this measure was built for dimension {self._d}), got {d}")
-        return self._law
-
-    def _rvs(self, n, d, rng):
-        rho = self._norm_law(d).rvs(size=n, random_state=rng)
-        g = rng.standard_normal((n, d))
-        g /= np.linalg.norm(g, axis=1, keepdims=True)
-        return g * rho[:, None]
-
-    def _kernel_of_distance(self, r, d):
-        if d is not None:
-            self._norm_law(d)
-        nodes, weights = self._law.quadrature(4)
-        r = np.asarray(r, dtype=np.float64)
-        return phi_sum(nodes, weights, r, self._d)
-
-
-def phi_sum(nodes, weights, r, d):
-    """sum_j weights_j phi_d(nodes_j r) over arrays r (any shape)."""
-    r = np.asarray(r, dtype=np.float64)
-    flat = r.reshape(-1)
-    out = np.empty(flat.size)
-    step = max(1, 2 ** 20 // max(nodes.size, 1))
-    for start in range(0, flat.size, step):               # slabs of points bound the memory
-        chunk = flat[start:start + step]
-        out[start:start + step] = theory.phi(chunk[:, None] * nodes[None, :], d) @ weights
-    return out.reshape(r.shape)
-
-
 # -- the minimal-variation shell measure -------------------------------------------------------------
 @functools.lru_cache(maxsize=64)
 def _shells(a, m, d, tolerance):
@@ -254,7 +216,7 @@ class PolynomialSphere(SignedMeasure, name="polynomial_sphere"):
         for part, sign in (("positive", 1.0), ("negative", -1.0)):
             keep = weights * sign > 0
             masses[part] = math.fsum(np.abs(weights[keep]))
-            parts[part] = _RadialPart(ShellLaw(radii[keep], np.abs(weights[keep])), self.dimension, sign) \
+            parts[part] = RadialPart(ShellLaw(radii[keep], np.abs(weights[keep])), self.dimension, sign, nodes=None) \
                 if keep.any() else None
         super().__init__(parts["positive"], parts["negative"], masses=masses)
 
@@ -334,7 +296,7 @@ class PrintedPolynomialTransform:
         for part, sign in (("positive", 1.0), ("negative", -1.0)):
             cell = (np.clip(sign * density, 0.0, None) * 0.5 * (hi - lo) * w).sum(axis=1)
             masses[part] = math.fsum(cell)
-            parts[part] = _RadialPart(CellLaw(edges, cell), self.dimension, sign) if masses[part] > 0 else None
+            parts[part] = RadialPart(CellLaw(edges, cell), self.dimension, sign, nodes=4) if masses[part] > 0 else None
         return SignedMeasure(parts["positive"], parts["negative"], masses=masses)
 
     def __repr__(self):

@@ -30,6 +30,7 @@ import scipy.stats
 
 from .. import _validate
 from ..theory.parameters import parameter
+from ..theory.polynomial import phi
 from . import RadialMeasure, SignedMeasure, _count, _norm
 
 __all__ = ["GaussianMixture", "DeltaGaussian", "polynomial_total_variation_finite"]
@@ -244,17 +245,19 @@ def _gauss(rho, bandwidths, d):
     return (bandwidths ** 2 / (2 * math.pi)) ** (d / 2) * np.exp(-0.5 * np.square(rho * bandwidths))
 
 
-class _JordanPart(RadialMeasure):
-    """A normalised Jordan part of a DeltaGaussian in a fixed dimension (not registered)."""
+class RadialPart(RadialMeasure):
+    """A normalised Jordan part in a fixed dimension (not registered): |w| from ``law`` (any object
+    with ``rvs`` and ``quadrature(n)``), direction uniform; its kernel is E phi_d(|w| r) by the
+    law's quadrature with ``nodes`` nodes (exact for discrete laws). ``identity`` names the measure
+    it belongs to."""
 
-    def __init__(self, owner, sign, d):
-        super().__init__(weights=tuple(owner.weights.tolist()), bandwidths=tuple(owner.bandwidths.tolist()), sign=sign, d=d)
-        self._law = _JordanLaw(owner, sign, d)
-        self._d = d
+    def __init__(self, law, dimension, sign, *, nodes, **identity):
+        super().__init__(dimension=dimension, sign=sign, **identity)
+        self._law, self._d, self._nodes = law, dimension, nodes
 
     def _norm_law(self, d):
         if d != self._d:
-            raise ValueError(f"d must be {self._d} (the Jordan decomposition was computed in R^{self._d}), got {d}")
+            raise ValueError(f"d must be {self._d} (this part was built for dimension {self._d}), got {d}")
         return self._law
 
     def _rvs(self, n, d, rng):
@@ -264,9 +267,23 @@ class _JordanPart(RadialMeasure):
         return g * rho[:, None]
 
     def _kernel_of_distance(self, r, d):
-        nodes, weights = self._law.quadrature(200)
-        r = np.asarray(r, dtype=np.float64)
-        return np.sum(weights * sc.hyp0f1(self._d / 2.0, -0.25 * np.square(r[..., None] * nodes)), axis=-1)
+        if d is not None:
+            self._norm_law(d)
+        nodes, weights = self._law.quadrature(self._nodes)
+        return phi_sum(nodes, weights, r, self._d)
+
+
+def phi_sum(nodes, weights, r, d):
+    """sum_j weights_j phi_d(nodes_j r) over arrays r (any shape), phi_d(x) = E cos(w . z) for
+    |w| |z| = x (``theory.polynomial.phi``: finite in every d, unlike scipy's hyp0f1 from d ~ 256)."""
+    r = np.asarray(r, dtype=np.float64)
+    flat = r.reshape(-1)
+    out = np.empty(flat.size)
+    step = max(1, 2 ** 20 // max(nodes.size, 1))
+    for start in range(0, flat.size, step):               # slabs of points bound the memory
+        chunk = flat[start:start + step]
+        out[start:start + step] = phi(chunk[:, None] * nodes[None, :], d) @ weights
+    return out.reshape(r.shape)
 
 
 class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
@@ -296,7 +313,10 @@ class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
                                  "of a density in R^d depend on d)")
             _check_jordan_range(b, self.dimension, "dimension")
             masses = self.jordan_masses(self.dimension)
-            parts = {part: _JordanPart(self, sign, self.dimension) if masses[part] > 0 else None
+            parts = {part: RadialPart(_JordanLaw(self, sign, self.dimension), self.dimension, sign, nodes=200,
+                                     weights=tuple(self.weights.tolist()),
+                                     bandwidths=tuple(self.bandwidths.tolist()))
+                     if masses[part] > 0 else None
                      for part, sign in (("positive", 1.0), ("negative", -1.0))}
         super().__init__(parts["positive"], parts["negative"], masses=masses)
 
