@@ -96,6 +96,19 @@ def test_numeric_quadrature_matches_closed_form():
     np.testing.assert_allclose(numeric, orthogonal.pair_covariance(dimension=5, distance=r), atol=2e-6)
 
 
+def test_bessel_terms_are_finite_at_large_dimension():
+    """phi_d and the quadrature of the Bessel term at d = 512, where scipy's hyp0f1 is NaN."""
+    import mpmath
+    import scipy.stats
+    t = np.array([0.5, 3.0, 20.0])
+    np.testing.assert_allclose(orthogonal.phi(t, 512), [float(mpmath.hyp0f1(256, -v * v / 4)) for v in t],
+                               rtol=1e-12)
+    r = np.array([0.05, 0.1, 0.3])
+    law = scipy.stats.chi(512)
+    np.testing.assert_allclose(orthogonal.covariance_numeric(law, law, 512, r),
+                               [float(mpmath.hyp1f1(512, 256, -v * v / 2)) for v in r], atol=2e-6)
+
+
 @pytest.mark.parametrize("d", [3, 4])
 def test_symbolic_derivation(d):
     assert orthogonal_derivation.bessel_series_check(d) == 0

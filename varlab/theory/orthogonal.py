@@ -59,9 +59,11 @@ def pairs(k, d):
 
 
 def phi(t, d):
-    """phi_d(t) = Gamma(d/2) J_{d/2-1}(t) / (t/2)^{d/2-1} = 0F1(; d/2; -t^2/4) (E cos(t theta_1))."""
-    t = np.asarray(t, dtype=np.float64)
-    return sc.hyp0f1(np.asarray(d, dtype=np.float64) / 2.0, -0.25 * t * t)
+    """phi_d(t) = Gamma(d/2) J_{d/2-1}(t) / (t/2)^{d/2-1} = 0F1(; d/2; -t^2/4) (E cos(t theta_1)):
+    theory.polynomial.phi, finite in every d (scipy's hyp0f1 is NaN from d ~ 256 on)."""
+    from .polynomial import phi as finite_phi      # polynomial imports this module (through signed)
+
+    return finite_phi(t, d)
 
 
 def _series_d(x, n, terms=40):
