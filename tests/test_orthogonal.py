@@ -178,3 +178,18 @@ def test_radial_models_bound_their_blocks_and_refuse_what_cannot_fit():
     for name in ("orf", "orf_columns", "sorf"):
         with pytest.raises(ValueError, match=r"^distance=1e\+308 is too large"):
             mc.simulate(name, k=[1, 2], n_repetitions=10, random_state=0, dimension=1, distance=1e308)
+
+
+def test_sorf_is_biased_where_its_directions_are_orthogonal_to_z():
+    """SORF's directions are discrete: at d = 4 about 12% of them are orthogonal to
+    z = (1, 1, 1, 1) |z|/2, where cos<w, z> = 1 at every |z|, so at |z| = 5 its mean is about 0.024
+    against the kernel 3.7e-6 (004.sorf.unbiased); ORF (uniform directions) is unbiased there."""
+    from paper_checks.p004.claims import sorf_zero_projection
+
+    zero, se = sorf_zero_projection(4, 2000, 0)
+    assert zero > 0.08 and se < 0.01
+    grid = dict(k=[32], dimension=4, distance=5.0, n_repetitions=6000, random_state=1)
+    sorf = mc.simulate("sorf", **grid)
+    assert (sorf.mean[0, 0] - sorf.target) / sorf.se_mean[0, 0] > Z_MAX          # z = 9.3
+    orf = mc.simulate(ORFModel(through_sampler=True), **grid)
+    assert abs(orf.mean[0, 0] - orf.target) <= Z_MAX * orf.se_mean[0, 0]
