@@ -475,27 +475,35 @@ def fewer_features_phase(run):
     return run.verdict(fewer and bounded and bool(np.all(z > Z_MAX)), summary, details=rows)
 
 
+FALLBACK_D, FALLBACK_K, FALLBACK_S = 50, [4, 16, 32, 50], (0.5, 1.0, 2.0)
+
+
 @claim("varlab.003.fallback", source="varlab (the singular='diagonal' fallback for m <= d)",
        derived_by_varlab=True,
        statement="For m <= d, varlab's diagonal fallback (match the mean and each coordinate's "
-                 "variance) has lower MSE than MC.")
+                 "variance) has lower MSE than MC, at every point of d = 50, m in {4, 16, 32, 50}, "
+                 "s in {0.5, 1, 2}.")
 def fallback(run):
-    k = [4, 16, 32, 50]
-    s = np.array([0.5, 1.0, 2.0])
-    r = mm_simulation(run, 50, k, s, divisor_budget=4, label="diagonal", singular="diagonal")
+    """MSE_fallback - V_MC significantly below 0 (z < -Z_MAX) at every point. The smallest gap is
+    at s = 2, m = 50 (MSE ratio 0.93; z = -9.0 with 25,000 repetitions), so the simulation uses
+    the whole budget: z there grows like -9 sqrt(n / 25,000), about -8 at quick (20,000) and -18
+    at full (100,000); a quarter of the quick budget (z about -4) could not resolve it."""
+    k, s = FALLBACK_K, np.asarray(FALLBACK_S)
+    r = mm_simulation(run, FALLBACK_D, k, s, label="diagonal", singular="diagonal")
     mc = theory.mc_variance(scaled_distance=s[:, None], m=np.asarray(k)[None, :])
     z = (r.mse - mc) / r.se_mse
     rows = [dict(p, mse_fallback=a, se=b, mse_mc=c, z=zz, bias=e, se_bias=f) for p, a, b, c, zz, e, f in
             zip(_points(r, k), np.ravel(r.mse), np.ravel(r.se_mse), np.ravel(mc), np.ravel(z),
                 np.ravel(r.bias), np.ravel(r.se_mean))]
     worst = int(np.argmax(np.ravel(z)))
-    summary = (f"d = 50, m in {k}, {r.n_repetitions} repetitions: MSE_fallback below V_MC at "
-               f"{int(np.sum(z < 0))} of {z.size} points, significantly (z < -{Z_MAX}) at "
-               f"{int(np.sum(z < -Z_MAX))}; significantly above at {int(np.sum(z > Z_MAX))} (the "
-               f"verdict); max z of MSE_fallback - V_MC = {np.ravel(z)[worst]:.1f} at "
-               f"{dict(d=rows[worst]['d'], s=rows[worst]['s'], m=rows[worst]['m'])}; max |bias|/SE = "
+    summary = (f"d = {FALLBACK_D}, m in {k}, s in {FALLBACK_S}, {r.n_repetitions} repetitions: "
+               f"MSE_fallback significantly (z < -{Z_MAX}) below V_MC at {int(np.sum(z < -Z_MAX))} "
+               f"of {z.size} points (the verdict: all); max z of MSE_fallback - V_MC = "
+               f"{np.ravel(z)[worst]:.1f} at "
+               f"{dict(d=rows[worst]['d'], s=rows[worst]['s'], m=rows[worst]['m'])} (MSE ratio "
+               f"{np.ravel(r.mse / mc)[worst]:.3f}); max |bias|/SE = "
                f"{np.max(np.abs(r.bias / r.se_mean)):.1f} (the fallback is biased)")
-    return run.verdict(bool(np.all(z <= Z_MAX)), summary, theory=float(np.ravel(mc)[worst]),
+    return run.verdict(bool(np.all(z < -Z_MAX)), summary, theory=float(np.ravel(mc)[worst]),
                        estimate=float(np.ravel(r.mse)[worst]), standard_error=float(np.ravel(r.se_mse)[worst]),
                        details=rows)
 
