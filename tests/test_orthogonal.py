@@ -36,6 +36,25 @@ def test_haar_sign_correction():
     assert abs(q[:, 0, 0].mean()) < Z_MAX * np.sqrt(1 / 3 / 20000)
 
 
+def test_householder_blocks_are_orthogonal_and_haar(monkeypatch):
+    """Stewart's method (from d = HOUSEHOLDER_FROM on): orthogonal to rounding at d = 200, and Haar
+    at d = 3 (forced there): E Q_11 = 0 (no sign bias), E Q_11^2 = 1/3, E Q_11^4 = 1/5,
+    E tr Q = 0, E (tr Q)^2 = 1."""
+    from varlab.features.samplers import orthogonal as module
+
+    q = haar_orthogonal(np.random.default_rng(0), 2, 200)
+    for block in q:
+        np.testing.assert_allclose(block @ block.T, np.eye(200), atol=1e-13)
+    monkeypatch.setattr(module, "HOUSEHOLDER_FROM", 1)
+    n = 20000
+    q = haar_orthogonal(np.random.default_rng(1), n, 3)
+    np.testing.assert_allclose(q[:5] @ np.swapaxes(q[:5], 1, 2), np.broadcast_to(np.eye(3), (5, 3, 3)), atol=1e-14)
+    trace = np.trace(q, axis1=1, axis2=2)
+    for values, expected in ((q[:, 0, 0], 0.0), (q[:, 0, 0] ** 2, 1 / 3), (q[:, 0, 0] ** 4, 1 / 5),
+                             (trace, 0.0), (trace ** 2, 1.0)):
+        assert abs(values.mean() - expected) <= Z_MAX * values.std() / np.sqrt(n)
+
+
 def test_fwht_is_the_normalised_hadamard_product():
     x = np.random.default_rng(1).standard_normal((3, 16))
     np.testing.assert_allclose(fwht(x), x @ scipy.linalg.hadamard(16) / 4.0, atol=1e-12)
