@@ -295,6 +295,21 @@ def test_lr500_recipe_is_reproducible_and_cached():
     assert E._correlation(20, 4) is E._correlation(20, 4)
 
 
+def test_full_budget_pieces_keep_their_stored_names():
+    """The full run resumes from simulations/p003/pieces: the names the experiments look up are
+    the stored ones, and Fig. 3's sigma_10NN piece is Figs. 1-2's piece at that m."""
+    from paper_checks.p003 import experiments as E
+    from varlab.claims import BUDGETS
+
+    full = BUDGETS["full"]
+    pieces = E.pieces(full)
+    assert pieces[("Figs. 1-2", "lr500")] == [f"full-20161122-gram-lr500-m{m}-n1000-r100" for m in (512, 1024, 2048)]
+    assert len(pieces[("Figs. 1-2", "texture")]) == 7
+    for name in E.sizes(full)["sets3"]:
+        assert pieces[("Fig. 3", name)][E.BANDWIDTH_FACTORS.index(1.0)] == pieces[("Figs. 1-2", name)][-1]
+    assert E.pcr_key(full, "lr500", 4) == "full-20161122-pcr-lr500-n8000-m4096-trial4"
+
+
 # --- fuzz findings (issue 12) ---------------------------------------------------------------------
 def test_moment_matching_at_extreme_scales():
     """RFF(gamma=5e-324, sampler="moment_matching") raised OverflowError: the covariance scale

@@ -552,13 +552,15 @@ def table1(run):
 
     n, m, components, trials = E.sizes(run.budget)["table"]
     threshold = float(t_threshold(trials - 1))
+    rows = {name: E.load(name, n, random_state=run.budget.random_state % 2 ** 32)[0].shape[0]
+            for name in E.sizes(run.budget)["table_sets"]}
     details, holds, worst = [], True, None
     for name, errors in E.table1(run.budget).items():
         for j, pcs in enumerate(components):
             for sampler in E.FEATURE_SAMPLERS:
                 e = 100 * errors[sampler][:, j]
                 paper = E.PAPER_TABLE1_LR500[sampler][j] if name == "lr500" and m == 4096 else None
-                details.append(dict(data=name, PCs=pcs, sampler=sampler, m=m, n_train=n, trials=trials,
+                details.append(dict(data=name, PCs=pcs, sampler=sampler, m=m, n_train=rows[name], trials=trials,
                                     error_percent=e.mean(), se=e.std(ddof=1) / np.sqrt(trials),
                                     paper_percent=paper))
             mm = 100 * errors["MM"][:, j]
@@ -569,8 +571,9 @@ def table1(run):
                 holds &= bool(t <= threshold)
                 if worst is None or t > worst[0]:
                     worst = (t, f"{name}, {pcs} PCs, MM - {rival} = {mm.mean() - other.mean():+.2f} points")
-    summary = (f"m = {m} features ([cos, sin]: {2 * m} columns), n_train = {n} (the paper: 8000), "
-               f"{trials} trials on {', '.join(E.sizes(run.budget)['sets'][:2])}; largest t of MM's "
+    summary = (f"m = {m} features ([cos, sin]: {2 * m} columns), n_train = "
+               f"{', '.join(f'{rows[name]} ({name})' for name in rows)} (the paper: 8000), "
+               f"{trials} trials; largest t of MM's "
                f"excess error = {worst[0]:.2f} ({worst[1]}) against the one-sided t threshold "
                f"{threshold:.3g} (df = {trials - 1}: weak with few trials). The paper's LR500 row "
                f"(another draw of the recipe, 8000 training rows) is beside ours in the details; its "

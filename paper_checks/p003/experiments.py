@@ -209,14 +209,18 @@ def pcr_errors(data, sigma: float, m: int, components, trial: int, random_state:
 
 # --- the experiments at a budget (shared by the figures and claim 003.table1) ----------------------
 
-#: budget name -> Gram points n, repetitions, data sets, Fig. 3's m, Table 1's (n_train, m,
-#: components, trials)
+#: budget name -> Gram points n, repetitions, data sets of Figs. 1-2 (``sets``), of Fig. 3
+#: (``sets3``) and of Table 1 (``table_sets``), Fig. 3's m, Table 1's (n_train, m, components,
+#: trials). "full" keeps the paper's sizes on the data sets that fitted the machine time of the
+#: run (simulations/p003/report.md says what ran and what did not)
 SIZES = {
-    "test": dict(n=200, reps=1, sets=("lr500", "texture"), m3=512, table=(600, 512, (1024, 128), 2)),
-    "quick": dict(n=300, reps=2, sets=("lr500", "texture"), m3=512,
-                  table=(1000, 4096, (8192, 512), 3)),
+    "test": dict(n=200, reps=1, sets=("lr500", "texture"), sets3=("lr500", "texture"), m3=512,
+                 table_sets=("lr500", "texture"), table=(600, 512, (1024, 128), 2)),
+    "quick": dict(n=300, reps=2, sets=("lr500", "texture"), sets3=("lr500", "texture"), m3=512,
+                  table_sets=("lr500", "texture"), table=(1000, 4096, (8192, 512), 3)),
     "full": dict(n=1000, reps=100, sets=("lr500", "texture", "satimage", "spambase", "optdigits"),
-                 m3=2048, table=(8000, 4096, (8192, 512), 5)),
+                 sets3=("lr500", "texture"), m3=2048,
+                 table_sets=("lr500", "texture"), table=(8000, 4096, (8192, 512), 5)),
 }
 #: Fig. 3's bandwidths, in multiples of sigma_10NN
 BANDWIDTH_FACTORS = (0.5, 1.0, 2.0, 4.0)
@@ -267,9 +271,38 @@ def _gram_piece(budget, name: str, factor: float, m: int) -> dict:
     piece is Figs. 1-2's piece at that m, computed once."""
     size, seed = sizes(budget), budget.random_state
     X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
+    return _remember(gram_key(budget, name, factor, m),
+                     lambda: gram_errors(X, bandwidth_10nn(X) * factor, [m], size["reps"], seed))
+
+
+def gram_key(budget, name: str, factor: float, m: int) -> str:
+    """The stored piece's name of ``_gram_piece``."""
+    size = sizes(budget)
     what = "gram" if factor == 1 else f"bandwidth-x{factor:g}"
-    key = f"{budget.name}-{seed}-{what}-{name}-m{m}-n{size['n']}-r{size['reps']}"
-    return _remember(key, lambda: gram_errors(X, bandwidth_10nn(X) * factor, [m], size["reps"], seed))
+    return f"{budget.name}-{budget.random_state}-{what}-{name}-m{m}-n{size['n']}-r{size['reps']}"
+
+
+def pcr_key(budget, name: str, trial: int) -> str:
+    """The stored piece's name of Table 1's ``trial`` on ``name``."""
+    n, m = sizes(budget)["table"][:2]
+    return f"{budget.name}-{budget.random_state}-pcr-{name}-n{n}-m{m}-trial{trial}"
+
+
+def pieces(budget) -> dict:
+    """{(experiment, data set): [stored piece names]} that the budget's Figs. 1-3 and Table 1 need
+    (Fig. 3's sigma_10NN piece is Figs. 1-2's)."""
+    size = sizes(budget)
+    out = {("Figs. 1-2", name): [gram_key(budget, name, 1, m) for m in _m_grid(dimension(name))]
+           for name in size["sets"]}
+    out.update({("Fig. 3", name): [gram_key(budget, name, f, size["m3"]) for f in BANDWIDTH_FACTORS]
+                for name in size["sets3"]})
+    out.update({("Table 1", name): [pcr_key(budget, name, i) for i in range(size["table"][3])]
+                for name in size["table_sets"]})
+    return out
+
+
+def dimension(name: str) -> int:
+    return 500 if name == "lr500" else datasets.load(name).X_train.shape[1]
 
 
 def gram_vs_m(budget) -> dict:
@@ -278,17 +311,17 @@ def gram_vs_m(budget) -> dict:
     out = {}
     for name in size["sets"]:
         m = _m_grid(load(name, size["n"], random_state=seed % 2 ** 32)[0].shape[1])
-        pieces = [_gram_piece(budget, name, 1, mi) for mi in m]
-        out[name] = (m, {sampler: np.concatenate([piece[sampler] for piece in pieces], axis=1)
+        stored = [_gram_piece(budget, name, 1, mi) for mi in m]
+        out[name] = (m, {sampler: np.concatenate([piece[sampler] for piece in stored], axis=1)
                          for sampler in SAMPLERS})
     return out
 
 
 def gram_vs_bandwidth(budget) -> dict:
-    """{set: (sigmas, [{sampler: (2, 1) errors} per bandwidth])} at Fig. 3's m (two sets)."""
+    """{set: (sigmas, [{sampler: (2, 1) errors} per bandwidth])} at Fig. 3's m."""
     size, seed = sizes(budget), budget.random_state
     out = {}
-    for name in size["sets"][:2]:
+    for name in size["sets3"]:
         sigma0 = bandwidth_10nn(load(name, size["n"], random_state=seed % 2 ** 32)[0])
         out[name] = (sigma0 * np.asarray(BANDWIDTH_FACTORS),
                      [_gram_piece(budget, name, factor, size["m3"]) for factor in BANDWIDTH_FACTORS])
@@ -297,15 +330,15 @@ def gram_vs_bandwidth(budget) -> dict:
 
 def table1(budget) -> dict:
     """{set: {sampler: (trials, 2) relative test errors}} of PCR with Table 1's m features, all
-    PCs and the first 512 (at the test budget: smaller), on the first two sets; one stored piece
-    per trial."""
+    PCs and the first 512 (at the test budget: smaller), on the budget's ``table_sets``; one stored
+    piece per trial."""
     n, m, components, trials = sizes(budget)["table"]
     seed = budget.random_state
     out = {}
-    for name in sizes(budget)["sets"][:2]:
+    for name in sizes(budget)["table_sets"]:
         data = load(name, n, random_state=seed % 2 ** 32)
         sigma = bandwidth_10nn(data[0][:1000])
-        pieces = [_remember(f"{budget.name}-{seed}-pcr-{name}-n{n}-m{m}-trial{i}",
-                            lambda: pcr_errors(data, sigma, m, components, i, seed)) for i in range(trials)]
-        out[name] = {sampler: np.stack([piece[sampler] for piece in pieces]) for sampler in pieces[0]}
+        stored = [_remember(pcr_key(budget, name, i), lambda: pcr_errors(data, sigma, m, components, i, seed))
+                  for i in range(trials)]
+        out[name] = {sampler: np.stack([piece[sampler] for piece in stored]) for sampler in stored[0]}
     return out
