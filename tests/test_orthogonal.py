@@ -212,3 +212,41 @@ def test_sorf_is_biased_where_its_directions_are_orthogonal_to_z():
     assert (sorf.mean[0, 0] - sorf.target) / sorf.se_mean[0, 0] > Z_MAX          # z = 9.3
     orf = mc.simulate(ORFModel(through_sampler=True), **grid)
     assert abs(orf.mean[0, 0] - orf.target) <= Z_MAX * orf.se_mean[0, 0]
+
+
+def test_sorf_factored_form_is_the_same_draw_and_its_product_is_x_w_transpose():
+    """``factored`` draws exactly ``frequencies``; rows cut to zero (entries of H D1 H D2 H D3 are
+    integers times p^{-3/2}, so a cut row is zero or of norm >= p^{-3/2}; rounding left ~1e-17
+    there, normalised into a noise direction) are +-e_1; the fast product equals X W^T."""
+    sampler, g = get_sampler("structured_orthogonal"), spectral.Gaussian(0.7)
+    X = np.random.default_rng(1).standard_normal((9, 2))
+    W, factors = sampler.factored(g, 3200, 2, random_state=0)
+    np.testing.assert_array_equal(W, sampler.frequencies(g, 3200, 2, random_state=0))
+    assert factors.zero.size > 10
+    np.testing.assert_array_equal(W[factors.zero, 1], 0.0)
+    for d in (2, 5, 40, 300):
+        X = np.random.default_rng(d).standard_normal((9, d))
+        W, factors = sampler.factored(g, 1000, d, random_state=d)
+        np.testing.assert_allclose(factors.product(X), X @ W.T, rtol=0, atol=1e-12 * np.abs(X @ W.T).max())
+
+
+@pytest.mark.parametrize("options", [dict(kernel="gaussian"), dict(kernel="correlation", phase=False),
+                                     dict(kernel="gaussian", normalize=True)])
+def test_rff_sorf_uses_the_fast_product_from_its_threshold_with_the_dense_results(options):
+    import math
+    import scipy.sparse
+
+    from varlab.features.samplers.orthogonal import FAST_PRODUCT_FROM
+
+    for d in (FAST_PRODUCT_FROM - 1, FAST_PRODUCT_FROM, 700):
+        X = np.random.default_rng(d).standard_normal((50, d))
+        model = RFF(300, gamma=0.5 / d, sampler="structured_orthogonal", random_state=3, **options).fit(X)
+        assert model._fast_sorf(X) == (d >= FAST_PRODUCT_FROM)
+        U = X / np.linalg.norm(X, axis=1, keepdims=True) if options["kernel"] == "correlation" else X
+        arguments = U @ model.frequencies_ + (0.0 if model.phases_ is None else model.phases_)
+        dense = np.cos(arguments)
+        dense = (dense / np.linalg.norm(dense, axis=1, keepdims=True) if model.normalize else
+                 dense * math.sqrt((2.0 if model.phase else 1.0) / 300))
+        np.testing.assert_allclose(model.transform(X), dense, rtol=0, atol=1e-12)
+        assert not model._fast_sorf(X.astype(np.float32)) and not model._fast_sorf(scipy.sparse.csr_matrix(X))
+        np.testing.assert_allclose(model.transform(scipy.sparse.csr_matrix(X)), model.transform(X), atol=1e-12)

@@ -35,6 +35,7 @@ import scipy.sparse as sp
 from .. import _random, _validate, spectral
 from ._base import NotFittedError, ParamsMixin
 from .samplers import get_sampler
+from .samplers.orthogonal import FAST_PRODUCT_FROM, StructuredOrthogonal
 
 __all__ = ["RFF"]
 
@@ -189,7 +190,10 @@ class RFF(ParamsMixin):
         root = math.sqrt(gamma) if self.kernel == "correlation" else math.sqrt(2.0) * math.sqrt(gamma)
         measure = spectral.Gaussian(1.0 / root)
         rng = _random.generator(self.random_state)
-        frequencies = sampler.frequencies(measure, n_components, X.shape[1], rng)   # (k, d)
+        if isinstance(sampler, StructuredOrthogonal):     # the same draw, also in factored form
+            frequencies, self._sorf = sampler.factored(measure, n_components, X.shape[1], rng)
+        else:
+            frequencies, self._sorf = sampler.frequencies(measure, n_components, X.shape[1], rng), None
         if X.dtype != np.float64 and np.max(np.abs(frequencies)) > np.finfo(X.dtype).max:
             raise ValueError(f"gamma={self.gamma!r} is too large for {X.dtype} data: the frequencies "
                              f"(of size about sqrt(gamma)) overflow {X.dtype}; pass float64 data or a "
@@ -229,13 +233,23 @@ class RFF(ParamsMixin):
                 raise ValueError(f"gamma={self._gamma!r} is too large for {X.dtype} data: the fitted "
                                  f"frequencies overflow {X.dtype}; pass float64 data")
         with np.errstate(over="ignore", invalid="ignore"):
-            arguments = X @ frequencies
+            if self._fast_sorf(X):
+                arguments = self._sorf.product(X)
+            else:
+                arguments = X @ frequencies
             if not isinstance(arguments, np.ndarray):  # sparse @ dense may give np.matrix
                 arguments = np.asarray(arguments)
             if self.phases_ is not None:
                 arguments += self.phases_.astype(X.dtype, copy=False)
         self._check_arguments(X, arguments)
         return np.cos(arguments, out=arguments)
+
+    def _fast_sorf(self, X) -> bool:
+        """SORF frequencies on dense float64 data with d >= FAST_PRODUCT_FROM: X W^T by fast
+        Walsh-Hadamard transforms (``SORFFactors.product``, equal to the dense product up to
+        rounding), faster than the dense product there (benchmarks/results/orthogonal.md)."""
+        return (getattr(self, "_sorf", None) is not None and isinstance(X, np.ndarray)
+                and X.dtype == np.float64 and X.shape[1] >= FAST_PRODUCT_FROM)
 
     def _check_arguments(self, X, arguments):
         """Raise ValueError if some <x, frequency_j> (+ w_j) overflowed (cos would give NaN).

@@ -22,16 +22,17 @@ law as for ORF. Its directions are not Haar: its bias and variance are measured,
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.linalg
 
-from ... import _validate
+from ... import _random, _validate
 from ...spectral import RadialMeasure
 from . import Sampler
 
-__all__ = ["Orthogonal", "StructuredOrthogonal", "haar_orthogonal", "fwht", "sorf_directions",
-           "MAX_ELEMENTS"]
+__all__ = ["Orthogonal", "StructuredOrthogonal", "SORFFactors", "haar_orthogonal", "fwht", "sorf_directions",
+           "MAX_ELEMENTS", "FAST_PRODUCT_FROM"]
 
 #: the most float64 numbers one draw may build (blocks, rows and output together: 1 GiB); a
 #: larger draw is refused with a ValueError before anything is allocated
@@ -136,7 +137,8 @@ def _padded(d: int) -> int:
     return max(MIN_HADAMARD, 1 << (d - 1).bit_length())
 
 
-def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int | None = None) -> np.ndarray:
+def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int | None = None, *,
+                    factors: bool = False):
     """(n_blocks, p, d) unit directions: rows of H D1 H D2 H D3 cut to the first d coordinates,
     renormalised (p = next power of two >= d) and multiplied by independent random signs (cos is
     even, so the estimator is unchanged, but rows of a block become uncorrelated); all signs are
@@ -145,7 +147,10 @@ def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int |
     ``rows``: compute only the first ``rows`` of the n_blocks p rows (returned as (rows, d)); each
     row is its own Walsh-Hadamard chain (O(p log p)), so a partial block costs rows x p, not
     p x p, and the rows equal those of the full draw (to the last bit where BLAS takes the same
-    path for both row counts; always for whole blocks)."""
+    path for both row counts; always for whole blocks).
+
+    ``factors=True``: also return the signs (n_blocks, 4, p) and, per row, its sign over the norm
+    of the cut row (0 for a row cut to zero), the factors of ``SORFFactors``."""
     p = _padded(d)
     signs = np.where(rng.random((n_blocks, 4, p)) < 0.5, -1.0, 1.0)
     total = n_blocks * p if rows is None else int(rows)
@@ -159,7 +164,8 @@ def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int |
         m *= signs[block, stage, :]
     out = m[:, :d]
     norms = np.linalg.norm(out, axis=-1, keepdims=True)
-    zero = norms[..., 0] == 0
+    # entries of M are integers times p^{-3/2}: a cut row is exactly zero, or of norm >= p^{-3/2}
+    zero = norms[..., 0] < 0.5 * p ** -1.5
     if np.any(zero):                                # a row cut to zero: use e_1 (only if d < p)
         out[zero] = 0.0
         out[zero, 0] = 1.0
@@ -167,7 +173,54 @@ def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int |
     out /= norms
     out *= signs[block, 3, row][:, None]           # a random sign per row: cos is even, so the
     #                                                estimator is unchanged; rows become uncorrelated
-    return out.reshape(n_blocks, p, d) if rows is None else out
+    out = out.reshape(n_blocks, p, d) if rows is None else out
+    if factors:
+        return out, signs, np.where(zero, 0.0, signs[block, 3, row] / norms[:, 0])
+    return out
+
+
+#: from this dimension d on, ``RFF(sampler="structured_orthogonal")`` transforms dense float64
+#: data by ``SORFFactors.product`` (O(n s log p), p the padded size) instead of the dense X W^T
+#: (O(n s d)): faster for every d from here (benchmarks/results/orthogonal.md)
+FAST_PRODUCT_FROM = 384
+#: rows of X per pass of ``sorf_product``: about 2^17 numbers (1 MiB) of work array, so that the
+#: Walsh-Hadamard passes stay in cache
+_CHUNK_ELEMENTS = 2 ** 17
+
+
+@dataclass(frozen=True)
+class SORFFactors:
+    """A SORF draw W (m, d) in factored form: row i of W is scale_i times row i of
+    M = H D1 H D2 H D3 (of its block) cut to d coordinates (scale_i: the row's sign and norm over
+    the norm of the cut row); rows cut to zero (W_i = norm e_1) have scale 0 and are listed in
+    ``zero`` with their first coordinate ``zero_values``."""
+
+    signs: np.ndarray          # (n_blocks, 4, p): D1, D2, D3 and the row signs
+    scale: np.ndarray          # (m,)
+    zero: np.ndarray           # indices of rows cut to zero
+    zero_values: np.ndarray    # W[zero, 0]
+
+    def product(self, X: np.ndarray) -> np.ndarray:
+        """X W^T (n, m) for dense float64 X (n, d), by fast Walsh-Hadamard transforms: each row of
+        X padded to p, then D3, H, D2, H, D1, H (X M^T = X D3 H D2 H D1 H, H symmetric), in
+        chunks of rows; equal to the dense product up to rounding (about 1e-15 relative)."""
+        n, d = X.shape
+        blocks, _, p = self.signs.shape
+        m = self.scale.size
+        out = np.empty((n, m))
+        step = max(1, _CHUNK_ELEMENTS // (blocks * p))
+        for start in range(0, n, step):
+            chunk = X[start:start + step]
+            y = np.zeros((chunk.shape[0], blocks, p))
+            np.multiply(chunk[:, None, :], self.signs[None, :, 2, :d], out=y[:, :, :d])
+            for stage in (1, 0):
+                y = fwht(y)
+                y *= self.signs[None, :, stage, :]
+            y = fwht(y)
+            np.multiply(y.reshape(chunk.shape[0], -1)[:, :m], self.scale, out=out[start:start + chunk.shape[0]])
+        if self.zero.size:
+            out[:, self.zero] = X[:, :1] * self.zero_values
+        return out
 
 
 class _Blocked(Sampler):
@@ -252,3 +305,18 @@ class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
 
     def _directions(self, rng, n_blocks, d, m):
         return sorf_directions(rng, n_blocks, d, rows=m)
+
+    def factored(self, measure, m, d, random_state=None):
+        """(W, SORFFactors): ``frequencies(measure, m, d, random_state)`` (the same random numbers
+        in the same order, the same rows) and its factored form, whose ``product`` is X W^T."""
+        if not isinstance(measure, self.measure_type):
+            raise TypeError(f"measure must be a {self.measure_type.__name__} for sampler {self.name!r}, "
+                            f"got {measure!r}")
+        rng = _random.generator(random_state)
+        self._check_size(m, d)
+        n_blocks = -(-m // self._block(d))
+        directions, signs, row_scale = sorf_directions(rng, n_blocks, d, rows=m, factors=True)
+        norms = np.asarray(measure.norm_law(d).rvs(size=m, random_state=rng), dtype=np.float64)
+        w = np.ascontiguousarray(directions * norms[:, None])
+        zero = np.flatnonzero(row_scale == 0)
+        return w, SORFFactors(signs, row_scale * norms, zero, w[zero, 0])
