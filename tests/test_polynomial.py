@@ -158,3 +158,19 @@ def test_cutoff_sampler_draws_its_own_kernel_which_is_biased():
     se = np.hypot(masses["positive"] * a.std() / np.sqrt(n), masses["negative"] * b.std() / np.sqrt(n))
     assert abs(estimate - (polynomial_kernel(1.0) + bias[1])) <= Z_MAX * se
     assert abs(estimate - polynomial_kernel(1.0)) > Z_MAX * se
+
+
+def test_phi_and_the_sphere_density_at_extreme_arguments():
+    # fuzz regressions: t^2 overflowed beyond t ~ 1e154 (NaN); binom(m, i) overflowed at m ~ 2^18 (inf * 0)
+    t = np.array([1e160, 1e200, 1e300])
+    np.testing.assert_allclose(theory.phi(t, 1), np.cos(t), rtol=1e-12)
+    for d in (2, 3, 5):
+        reference = [float(mpmath.gamma(mpmath.mpf(d) / 2) * (mpmath.mpf(x) / 2) ** (1 - mpmath.mpf(d) / 2)
+                           * mpmath.besselj(mpmath.mpf(d) / 2 - 1, mpmath.mpf(x))) for x in t]
+        np.testing.assert_allclose(theory.phi(t, d), reference, rtol=1e-10)
+    big = theory.radial_density_sphere.numeric(dimension=np.asarray(1), degree=np.asarray(262145),
+                                              a=np.asarray(423.0), frequency=np.asarray(20.0))
+    assert np.isfinite(big)
+    small = theory.radial_density_sphere.numeric(dimension=np.asarray(5), degree=np.asarray(7),
+                                                a=np.asarray(2.5), frequency=np.asarray(10.0))
+    assert small == pytest.approx(float(theory._sphere_mp(5, 7, mpmath.mpf(2.5), mpmath.mpf(10))), rel=1e-10)

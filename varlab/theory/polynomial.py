@@ -116,9 +116,19 @@ def _hyp0f1_neg(b, x):
 
 def phi(t, d):
     """phi_d(t) = 0F1(; d/2; -t^2/4) = E cos(t theta_1), theta uniform on S^{d-1} (also from
-    d ~ 256 on, where scipy's hyp0f1 returns NaN)."""
-    t = np.asarray(t, dtype=np.float64)
-    return _hyp0f1_neg(0.5 * np.asarray(d, dtype=np.float64), 0.25 * t * t)
+    d ~ 256 on, where scipy's hyp0f1 returns NaN, and for |t| beyond 1e150, where t^2 overflows:
+    there by Gamma(d/2) (|t|/2)^{1-d/2} J_{d/2-1}(|t|), the same function)."""
+    t = np.abs(np.asarray(t, dtype=np.float64))
+    b = 0.5 * np.asarray(d, dtype=np.float64)
+    huge = t > 1e150
+    out = _hyp0f1_neg(b, 0.25 * np.square(np.where(huge, 0.0, t)))
+    if np.any(huge):
+        b, t = np.broadcast_arrays(b, t)
+        bh, th = b[huge], t[huge]
+        j = sc.jv(bh - 1.0, th)
+        with np.errstate(divide="ignore"):
+            out[huge] = np.sign(j) * np.exp(sc.gammaln(bh) + (1.0 - bh) * np.log(0.5 * th) + np.log(np.abs(j)))
+    return out
 
 
 def bochner_riesz(d, i, u):
@@ -167,13 +177,23 @@ radial_density = Formula(
 
 
 def _sphere(dimension, degree, a, frequency):
+    """Pennington's sum over i <= m; its weights binom(m, i) (1 - 4/a^2)^{m-i} (4/a^2)^i are the
+    Binomial(m, 4/a^2) probabilities, taken from their logs (no overflow at large m) and summed
+    over their support only (a unimodal run of i: past the largest mode, a zero weight ends it)."""
     m = np.asarray(degree, dtype=np.int64)
     total = np.zeros(np.broadcast(dimension, degree, a, frequency).shape)
-    outer = 1.0 - 4.0 / np.square(a)
-    inner = 4.0 / np.square(a)
+    p = 4.0 / np.square(np.asarray(a, dtype=np.float64))
+    mode = float(np.max(np.floor((m + 1) * p)))
     for i in range(int(np.max(m)) + 1):                   # binomial terms, vectorised over points
         use = i <= m
-        coefficient = np.where(use, sc.binom(m, i) * np.power(outer, np.where(use, m - i, 0)) * inner ** i, 0.0)
+        with np.errstate(all="ignore"):
+            log_weight = (sc.gammaln(m + 1.0) - sc.gammaln(i + 1.0) - sc.gammaln(np.where(use, m - i, 0) + 1.0)
+                          + sc.xlogy(i, p) + sc.xlog1py(np.where(use, m - i, 0), -p))
+        coefficient = np.where(use, np.exp(log_weight), 0.0)
+        if not np.any(coefficient):
+            if i > mode:
+                break
+            continue
         with np.errstate(all="ignore"):
             term = coefficient * bochner_riesz(dimension, i, frequency)
         total = total + np.where(coefficient == 0.0, 0.0, term)
