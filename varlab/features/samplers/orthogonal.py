@@ -2,7 +2,8 @@
 
 ORF (Yu et al. 2016; 004, "QR decomposition", steps 1-3): a block of d frequencies is S Q with
 Q Haar-random orthogonal (QR of a standard Gaussian matrix, the signs of R's diagonal moved into
-Q so that Q is exactly Haar; Mezzadri 2007) and S = diag(|w_1|..|w_d|) i.i.d. from the measure's
+Q so that Q is exactly Haar; Mezzadri 2007; from d = 128 on the same law at half the flops by
+Stewart's 1980 Householder method) and S = diag(|w_1|..|w_d|) i.i.d. from the measure's
 radial law ``measure.norm_law(d)``. The frequencies are the ROWS of S Q: row i is |w_i| q_i, a
 norm from the radial law times a uniform direction, so each row has the law of the measure and
 the estimator is unbiased. The COLUMNS of S Q (S applied to a uniform unit vector) are not
@@ -18,6 +19,8 @@ H D1 H D2 H D3 (H the normalised Walsh-Hadamard matrix of size p = max(32, 2^cei
 random +-1 diagonals), applied by a fast Walsh-Hadamard transform; for d < p each row is cut to its
 first d coordinates and renormalised (the input padded with zeros). Norms come from the radial
 law as for ORF. Its directions are not Haar: its bias and variance are measured, not assumed.
+``StructuredOrthogonal.factored`` returns the same draw with its factors (``SORFFactors``), whose
+``product`` gives X W^T in O(n s log p) (RFF's transform from d = FAST_PRODUCT_FROM on).
 """
 from __future__ import annotations
 
