@@ -1,16 +1,20 @@
 """Paper 000's real-data experiments (Tables 1-2, Figs. 10-16) at a budget's slice, resumable.
 
     python simulations/p000_experiments.py [--budget quick|full|test] [--out simulations/p000]
-        [--datasets letter segment ...] [--max-minutes 25] [--only svm|hashing] [--figures]
+        [--datasets letter segment ...] [--max-minutes 25] [--only svm|hashing] [--figures] [--report]
 
 Every finished unit — (dataset, method, grid point, repetition) -> accuracy — is appended to
 ``<out>/{svm,hashing}_<slice>.jsonl`` as it finishes (flushed, fsynced); a killed run restarts
 where it stopped, recomputing nothing finished, and gives the same accuracies (the timings are
 measurements). ``--max-minutes`` stops starting new units after that time (the store stays
-consistent; run again to continue). When every unit of a dataset is stored, its rows go into
-``<out>/<slice>/svm_table.md`` and ``hashing_table.md`` (and, with ``--figures`` and the default ``--out``, Figs. 10
-and 16 when all their datasets are done). The slices are ``paper_checks.p000.svm.SLICES`` and
-``paper_checks.p000.hashing_experiments.SLICES``.
+consistent; run again to continue). The hashing part first computes its kernel-SVM targets on any
+split the table slice does not have (``<out>/svm_targets_<slice>.jsonl``), then its units with k
+outermost, so a run cut short has every dataset and repetition up to some k. When every unit of a
+dataset is stored, its rows go into ``<out>/<slice>/svm_table.md`` and ``hashing_table.md`` (and,
+with ``--figures`` and the default ``--out``, Figs. 10 and 16 when all their datasets are done).
+With ``--report`` (default ``--out``, every dataset done), the experiment claims (Tables 1-2 and
+§5) are checked on the stored units and written to ``<out>/<slice>/report.{md,json}``.
+The slices are ``paper_checks.p000.svm.SLICES`` and ``paper_checks.p000.hashing_experiments.SLICES``.
 """
 from __future__ import annotations
 
@@ -50,6 +54,7 @@ def main(argv=None) -> int:
     parser.add_argument("--only", choices=("svm", "hashing"))
     parser.add_argument("--max-minutes", type=float, default=None)
     parser.add_argument("--figures", action="store_true")
+    parser.add_argument("--report", action="store_true")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     budget = claims.budget(args.budget)
@@ -66,15 +71,16 @@ def main(argv=None) -> int:
     order = [d for d, _, _ in table_slice.datasets if d in wanted]
     stopped = False
     try:
-        for dataset in order:
-            units = [u for u in svm.svm_units(table_slice) if u["dataset"] == dataset]
-            svm.run_units(units, svm_store, _runner(svm.run_svm_unit, deadline), progress=progress,
-                          description=f"kernel SVMs {dataset} ({name})")
+        if args.only != "hashing":
+            for dataset in order:
+                units = [u for u in svm.svm_units(table_slice) if u["dataset"] == dataset]
+                svm.run_units(units, svm_store, _runner(svm.run_svm_unit, deadline), progress=progress,
+                              description=f"kernel SVMs {dataset} ({name})")
         if args.only != "svm":
-            for dataset in [d for d in hashing_slice.datasets if d in wanted]:
-                units = [u for u in hashing.hashing_units(budget, hashing_slice, out) if u["dataset"] == dataset]
-                svm.run_units(units, hashing_store, _runner(hashing.run_hashing_unit, deadline),
-                              progress=progress, description=f"GCWS/NRFF {dataset} ({name})")
+            hashing.kernel_records(budget, out)          # the targets and NRFF's gamma first
+            units = [u for u in hashing.hashing_units(budget, hashing_slice, out) if u["dataset"] in wanted]
+            svm.run_units(units, hashing_store, _runner(hashing.run_hashing_unit, deadline),
+                          progress=progress, description=f"GCWS/NRFF ({name})")
     except _Deadline:
         stopped = True
         print(f"--max-minutes reached: stopped; run again to continue ({out})", file=sys.stderr)
@@ -83,10 +89,14 @@ def main(argv=None) -> int:
     svm_recs = [r for r in svm_store.records.values() if r["dataset"] in svm_done]
     if svm_done:
         svm.write_table(svm.table_rows(svm_recs), out / name / "svm_table.md", slice_=table_slice)
-    hashing_done = [d for d in hashing_slice.datasets if d in svm_done and _complete(
-        [u for u in hashing.hashing_units(budget, hashing_slice, out) if u["dataset"] == d], hashing_store)]
+    hashing_done = []
+    if args.only != "svm":
+        units = list(hashing.hashing_units(budget, hashing_slice, out))
+        hashing_done = [d for d in hashing_slice.datasets
+                        if _complete([u for u in units if u["dataset"] == d], hashing_store)]
     if hashing_done:
-        hashing.write_table(budget, list(hashing_store.records.values()), svm_recs,
+        records = [hashing_store.get(svm.unit_key(**u)) for u in units if u["dataset"] in hashing_done]
+        hashing.write_table(budget, records, hashing.kernel_records(budget, out),
                             out / name / "hashing_table.md", datasets=hashing_done)
     if args.figures and out.resolve() == svm.RESULTS and set(hashing_slice.datasets) <= set(hashing_done):
         # the figures read the same stores (the default directory of quick/full is this one)
@@ -96,6 +106,11 @@ def main(argv=None) -> int:
                 fig.savefig(out / name / f"{figure_id}.{suffix}", dpi=120,
                             metadata={"CreationDate": None} if suffix == "pdf" else None)
             plotting.plt.close(fig)
+    if args.report and out.resolve() == svm.RESULTS and set(hashing_slice.datasets) <= set(hashing_done) \
+            and len(svm_done) == len(table_slice.datasets):
+        verdicts = [c.run(budget) for c in claims.claims("000") if c.check.__module__ in (svm.__name__, hashing.__name__)]
+        claims.write_report(verdicts, out / name, budget=budget,
+                            title=claims.paper_title("000") + f" - real-data experiments, slice '{name}'")
     print(f"slice {name!r}: kernel SVM tables done for {svm_done}; hashing done for {hashing_done} -> {out}",
           file=sys.stderr)
     return 3 if stopped else 0

@@ -119,3 +119,31 @@ def test_a_sigkilled_run_resumes_without_recomputing_and_gives_the_same_accuraci
     resumed = {r["key"]: r["accuracy"] for name in after for r in after[name]}
     assert resumed == fresh
     assert (out / "test" / "svm_table.md").exists() and (out / "test" / "hashing_table.md").exists()
+
+
+def test_hashing_units_carry_their_protocol_and_bbit_features_code_i_star_only():
+    budget = BUDGETS["test"]
+    unit = next(u for u in hashing.hashing_units(budget, hashing.SLICES["test"], None) if u["method"] == "gcws_b8")
+    assert json.loads(svm.unit_key(**unit))["protocol"] == hashing.PROTOCOL == 2
+    assert json.loads(svm.unit_key(dataset="segment", method="gmm"))["protocol"] == svm.PROTOCOL == 1
+    train, test = hashing.features(unit)
+    i_star, _ = hashing._hashes(unit["dataset"], unit["train_cap"], unit["test_cap"], unit["k"],
+                                unit["repetition"], unit["random_state"])
+    n = train.shape[0]
+    # segment has 2 x 19 < 2^8 coordinates: b = 8 keeps all of i*, and t* plays no part (000 §1.4)
+    collisions = (i_star[:n, None, :] == i_star[None, n:, :]).sum(axis=2)
+    np.testing.assert_array_equal((train @ test.T).toarray(), collisions)
+
+
+def test_dropping_columns_empty_in_training_leaves_the_fit_unchanged():
+    data = svm.prepared("segment", None, 600)
+    i_star, _ = GCWS(n_components=32, random_state=3).hash(np.vstack([data.X_train, data.X_test]))
+    Z = GCWS(n_components=32, b=8, zero_bit=True).code(i_star)
+    n = len(data.y_train)
+    used = np.unique(Z[:n].indices)
+    assert len(used) < Z.shape[1] / 4
+    full = hashing.linear_svc(1.0).set_params(tol=1e-8).fit(Z[:n], data.y_train)
+    small = hashing.linear_svc(1.0).set_params(tol=1e-8).fit(Z[:n][:, used], data.y_train)
+    np.testing.assert_allclose(small.decision_function(Z[n:][:, used]), full.decision_function(Z[n:]), atol=1e-5)
+    unused = np.setdiff1d(np.arange(Z.shape[1]), used)
+    assert np.abs(full.coef_[:, unused]).max() < 1e-8

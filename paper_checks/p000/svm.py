@@ -123,8 +123,9 @@ def prepared(name: str, train_cap=None, test_cap=None) -> Prepared:
 # --- resumable unit store ------------------------------------------------------------------------
 
 def unit_key(**fields) -> str:
-    """The canonical key of a unit (sorted JSON of its fields and the protocol version)."""
-    return json.dumps(dict(fields, protocol=PROTOCOL), sort_keys=True)
+    """The canonical key of a unit (sorted JSON of its fields and the protocol version: the
+    unit's own ``protocol`` field if it has one, else :data:`PROTOCOL`)."""
+    return json.dumps({"protocol": PROTOCOL, **fields}, sort_keys=True)
 
 
 class UnitStore:
@@ -174,7 +175,8 @@ _STORES: dict = {}
 RESULTS = Path(__file__).resolve().parents[2] / "simulations" / "p000"
 
 #: The protocol version is part of every unit key, so that a change of method invalidates
-#: stored units instead of silently reusing them.
+#: stored units instead of silently reusing them (the hashing units carry their own,
+#: ``hashing_experiments.PROTOCOL``).
 PROTOCOL = 1
 
 
@@ -197,14 +199,14 @@ def store_for(kind: str, slice_: str, directory=None) -> UnitStore:
 def _fit_score(model, X_train, y_train, X_test, y_test) -> dict:
     from sklearn.exceptions import ConvergenceWarning
 
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
         model.fit(X_train, y_train)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     accuracy = float(np.mean(model.predict(X_test) == y_test))
     converged = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
-    return dict(accuracy=accuracy, fit_seconds=seconds, converged=converged)
+    return dict(accuracy=accuracy, fit_seconds=seconds, fit_cpu_seconds=cpu, converged=converged)
 
 
 def linear_svc(C):
