@@ -19,7 +19,7 @@ process's CPU time (time.process_time: other jobs' time slices do not count, the
 still does), the best of ``--repeats`` runs interleaved across the methods (noise only slows a run
 down); section 1 also gives the wall-clock ratio. Writes benchmarks/results/orthogonal.md.
 
-    nice -n 15 python benchmarks/bench_orthogonal.py [--repeats 3] [--rows 20000] [--sections 123]
+    nice -n 15 python benchmarks/bench_orthogonal.py [--repeats 3] [--rows 20000] [--sections 123] [--dimensions 64 256 1024]
 """
 from __future__ import annotations
 
@@ -138,14 +138,14 @@ def engine_vs_raw(repeats):
     return rows
 
 
-def feature_section(n, repeats):
+def feature_section(n, repeats, dimensions=DIMENSIONS):
     lines = [f"## Feature generation + transform, n = {n}, Gaussian kernel gamma = 1/d", "",
              "| d | s | ORF fit | ORF transform | iid fit | iid transform | RBFSampler fit | RBFSampler transform "
              "| ORF / RBFSampler (total) | iid / RBFSampler | (ORF fit - iid fit) / RBFSampler total "
              "| ORF / RBFSampler (wall) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     ratios = []
-    for d in DIMENSIONS:
+    for d in dimensions:
         X = np.random.default_rng(0).standard_normal((n, d))
         for s in COMPONENTS:
             best = feature_maps(X, s, repeats)
@@ -202,6 +202,7 @@ def main(argv=None) -> int:
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sections", default="123", help="which sections to run (default: all, 123)")
+    parser.add_argument("--dimensions", type=int, nargs="+", default=list(DIMENSIONS), help="section 1's d values")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "orthogonal.md"))
     args = parser.parse_args(argv)
     n = args.rows
@@ -212,7 +213,7 @@ def main(argv=None) -> int:
              f"start {load[0]:.2f} / {load[1]:.2f} / {load[2]:.2f} (2 vCPUs, shared).", ""]
     with threadpool_limits(1):
         if "1" in args.sections:
-            lines += feature_section(n, args.repeats)
+            lines += feature_section(n, args.repeats, args.dimensions)
         if "2" in args.sections:
             lines += sorf_section(n, args.repeats)
         if "3" in args.sections:

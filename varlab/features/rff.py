@@ -147,7 +147,7 @@ class RFF(ParamsMixin):
     and scipy.sparse matrices are accepted. Each row is transformed independently: a batch gives
     the same rows as transforming each row alone, up to the rounding of the matrix product
     (BLAS may sum the n_features products in a different order for one row than for many).
-    With ``sampler="structured_orthogonal"``, dense float64 data and n_features >= 384
+    With ``sampler="structured_orthogonal"``, dense float64 data and n_features >= 512
     (``samplers.orthogonal.FAST_PRODUCT_FROM``), X W^T is computed by fast Walsh-Hadamard
     transforms from the draw's factors (O(n k log d) instead of O(n k d)), equal to the dense
     product up to rounding.

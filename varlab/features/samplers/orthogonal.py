@@ -185,7 +185,7 @@ def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int |
 #: from this dimension d on, ``RFF(sampler="structured_orthogonal")`` transforms dense float64
 #: data by ``SORFFactors.product`` (O(n s log p), p the padded size) instead of the dense X W^T
 #: (O(n s d)): faster for every d from here (benchmarks/results/orthogonal.md)
-FAST_PRODUCT_FROM = 384
+FAST_PRODUCT_FROM = 512
 #: rows of X per pass of ``sorf_product``: about 2^17 numbers (1 MiB) of work array, so that the
 #: Walsh-Hadamard passes stay in cache
 _CHUNK_ELEMENTS = 2 ** 17
