@@ -4,7 +4,7 @@
 Sizes follow the budget (``experiments.SIZES``): "test"/"quick" are a small slice (few
 repetitions, a few hundred points; Table 1 with the paper's m = 4096 features on 1000 training
 rows at quick); "full" uses the paper's 100 repetitions (Figs. 1-3) on more points and Table 1
-on 8000 training rows. Datasets: the synthetic LR500 recipe (``experiments.lr500``) and
+on up to 8000 training rows, on the data sets that fitted its run (simulations/p003/report.md). Datasets: the synthetic LR500 recipe (``experiments.lr500``) and
 varlab.datasets sets of comparable dimension; the paper's YP90, QM274 and MNIST300 are not
 available offline.
 """
