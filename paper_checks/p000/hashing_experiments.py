@@ -11,6 +11,10 @@ scaled to unit l2 norm first (000 §5). GCWS hashes train + test at the largest 
 repetition; a smaller k takes the first k samples, which is GCWS with k samples (sample j
 depends only on the key, the coordinate and j). NRFF draws its k features afresh.
 
+On nonnegative data (letter, splice, spambase) every i* is a positive-part coordinate, whose index
+is even in varlab's 0-based convention (odd in the paper's (2i - 1, 2i)): the lowest bit of i* is
+constant, so b = 1 codes nothing there and its accuracy is the majority class's.
+
 Storage per example (000 §5, "Data storage"): b k bits for b-bit GCWS, 32 k for NRFF (float32),
 64 k for full GCWS ((i*, t*) as two 32-bit integers).
 
@@ -393,6 +397,12 @@ def figure16(budget):
     return _hashing_figure(budget, others, "000 Fig. 16: more datasets")
 
 
+def _sizes(dataset, slice_: HashingSlice) -> str:
+    data = svm.prepared(dataset, *_caps(dataset, slice_))
+    capped = " (stratified cap)" if any(name == dataset for name, _, _ in slice_.caps) else ""
+    return f"{len(data.y_train)}/{len(data.y_test)}{capped}"
+
+
 def write_table(budget: Budget, records, svm_recs, path, datasets=None) -> None:
     """Markdown: per dataset and k, the mean best-C accuracy (+- SE over repetitions) of every
     method, with storage (bits per example) and median fit time; then the k each method needs."""
@@ -403,7 +413,8 @@ def write_table(budget: Budget, records, svm_recs, path, datasets=None) -> None:
     lines = [f"# Paper 000, Figs. 10-16: GCWS vs NRFF into LinearSVC (slice `{slice_.name}`)", "",
              f"k in {list(slice_.ks)}, C in {list(slice_.Cs)}, {slice_.repetitions} repetitions; accuracy (%) "
              f"= mean over repetitions of the best-C test accuracy (+- SE); bits = storage per example; "
-             f"s = median LinearSVC fit time (seconds, this machine).", ""]
+             f"s = median LinearSVC fit CPU time (seconds, this machine). Train/test rows: "
+             + ", ".join(f"{d} {_sizes(d, slice_)}" for d in datasets) + ".", ""]
     names = methods(slice_)
     lines += ["| dataset | k | " + " | ".join(names) + " |", "|---|---|" + "---|" * len(names)]
     for dataset in datasets:
