@@ -398,8 +398,9 @@ def figure16(budget):
 
 
 def _sizes(dataset, slice_: HashingSlice) -> str:
-    data = svm.prepared(dataset, *_caps(dataset, slice_))
-    capped = " (stratified cap)" if any(name == dataset for name, _, _ in slice_.caps) else ""
+    caps = _caps(dataset, slice_)
+    data = svm.prepared(dataset, *caps)
+    capped = " (stratified cap)" if any(cap is not None for cap in caps) else ""
     return f"{len(data.y_train)}/{len(data.y_test)}{capped}"
 
 
