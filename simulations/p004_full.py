@@ -4,8 +4,9 @@ figures, into simulations/p004/.
 
     nice -n 10 python simulations/p004_full.py [--out simulations/p004] [--n-jobs 1] [--skip-figures]
 
-Resumable: a claim whose verdict is stored in <out>/verdicts/<id>.json, or a figure whose
-<out>/<id>.png exists, is skipped (delete it to redo it). Claims and figures run in one process,
+Resumable: a claim whose verdict is stored in <out>/verdicts/<id>.json with the claim's current
+statement, or a figure whose <out>/<id>.png exists, is skipped (delete it to redo it; a claim
+whose statement changed is rerun). Claims and figures run in one process,
 so a figure that shows a claim's simulation or experiment reuses it; the report
 <out>/report.md / report.json is rebuilt from the stored verdicts, and <out>/timings.json holds the
 seconds each item took in the runs that computed it.
@@ -49,7 +50,7 @@ def main(argv=None) -> int:
     verdicts = []
     for c in claims.claims(PAPER):
         path = out / "verdicts" / f"{c.id}.json"
-        if not path.exists():
+        if not path.exists() or json.loads(path.read_text())["statement"] != c.statement:
             verdict = timed(c.id, lambda: c.run(budget))
             path.write_text(json.dumps(verdict.to_json(), indent=1) + "\n")
             print(f"{c.id}: {verdict.verdict} ({timings[c.id]} s)", flush=True)
