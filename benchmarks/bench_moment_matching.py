@@ -51,9 +51,10 @@ def best(function, repeats):
 
 #: the conditions of the full-budget run whose piece times full_budget_figure1 sums
 FULL_RUN_MACHINE = ("the shared 2-core x86_64 machine of the runs (2026-11-23), one BLAS thread per "
-                    "piece, niced at 15, load average 5-12 from other jobs (so the wall times are up to "
+                    "piece, niced at 15, load average 5-14 from other jobs, so the wall times are up to "
                     "~7x the CPU time: one repetition of the 7 samplers at lr500, m = 2048 took 3.3 s at "
-                    "load 3, i.e. ~330 s per piece, against the 2344 s recorded)")
+                    "load 3 (~330 s per piece, against the 2344 s recorded); satimage's pieces m = 64 to "
+                    "2048 used about 11 min of CPU for their 3980 s of wall time")
 
 
 def full_budget_figure1() -> list:

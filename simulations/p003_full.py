@@ -1,7 +1,7 @@
 """Paper 003 at the full budget: the claims (100,000 repetitions per point; the high-d moment
 matching and Sobol points at the fractions their summaries state) and the experiments of
 ``experiments.SIZES["full"]``: 100 repetitions of the Gram experiments at n = 1000 points (Figs.
-1-2 on LR500, texture and satimage; Fig. 3 on texture at m = 2048) and Table 1 (claim and figure
+1-2 on LR500, texture and satimage; Fig. 3 on LR500 and texture at m = 2048) and Table 1 (claim and figure
 003.table1: 5 trials of PCR on 4096 features, up to 8000 training rows, on texture). ``NOT_RUN``
 says what the paper's experiments have that this definition leaves out, and why.
 
@@ -38,13 +38,12 @@ from varlab import claims, mc, plotting  # noqa: E402
 
 #: what the full definition leaves out and why (the run's measured times; see the docstring)
 NOT_RUN = ("Left out for lack of machine time in the run of 2026-11-23 (2 cores shared with "
-           "other jobs at load 8-14: 7-25% of a core per niced process), to be added by a rerun: "
-           "Figs. 1-2 on spambase and optdigits (7 pieces each, about 15 min of one unloaded core "
-           "per set), Fig. 3 on LR500 (3 pieces at d = 500, 5.5 min of one unloaded core each, "
-           "30-80 min wall each at that load) and Table 1 on LR500 with the paper's 8000 training "
+           "other jobs at load 5-14: 7-25% of a core per niced process), to be added by a rerun: "
+           "Figs. 1-2 on spambase and optdigits (7 pieces each, about 11 min of one core per set; "
+           "the pieces finished are stored) and Table 1 on LR500 with the paper's 8000 training "
            "rows (20 fits, each an 8000 x 8000 eigendecomposition: about 3 h of one loaded core). "
            "To add them, put the sets back into SIZES['full'] and rerun with --only 003_fig1 "
-           "003_fig2 003_fig3 003.table1 003_table1 --force; pieces already stored are reused.")
+           "003_fig2 003.table1 003_table1 --force; stored pieces are reused.")
 
 
 def _experiments(out: Path, budget) -> list:
