@@ -51,7 +51,7 @@ def best(function, repeats):
 
 #: the conditions of the full-budget run whose piece times full_budget_figure1 sums
 FULL_RUN_MACHINE = ("the shared 2-core x86_64 machine of the runs (2026-11-23), one BLAS thread per "
-                    "piece, niced at 15, load average 5-14 from other jobs, so the wall times are up to "
+                    "piece, niced at 15, load average 3-14 from other jobs, so the wall times are up to "
                     "~7x the CPU time: one repetition of the 7 samplers at lr500, m = 2048 took 3.3 s at "
                     "load 3 (~330 s per piece, against the 2344 s recorded); satimage's pieces m = 64 to "
                     "2048 used about 11 min of CPU for their 3980 s of wall time")
@@ -76,8 +76,9 @@ def full_budget_figure1() -> list:
         complete &= len(done) == len(keys)
         total += sum(done.values())
         lines.append(f"| {name} | {', '.join(done) or 'none'} (of {len(keys)}) | {sum(done.values()):.0f} |")
-    lines += ["", f"Fig. 1 (and Fig. 2, which reuses its Grams): {total / 3600:.2f} h wall "
-                  f"({'all' if complete else 'the'} pieces {'of the full definition' if complete else 'done'}), "
+    lines += ["", f"Fig. 1 (and Fig. 2, which reuses its Grams): {total / 3600:.2f} h of wall time summed "
+                  f"over {'all' if complete else 'the'} pieces {'of the full definition' if complete else 'done'} "
+                  f"(some ran side by side), "
                   f"{FULL_RUN_MACHINE}.", ""]
     return lines
 

@@ -1,9 +1,10 @@
 """Paper 003 at the full budget: the claims (100,000 repetitions per point; the high-d moment
 matching and Sobol points at the fractions their summaries state) and the experiments of
 ``experiments.SIZES["full"]``: 100 repetitions of the Gram experiments at n = 1000 points (Figs.
-1-2 on LR500, texture and satimage; Fig. 3 on LR500 and texture at m = 2048) and Table 1 (claim and figure
-003.table1: 5 trials of PCR on 4096 features, up to 8000 training rows, on texture). ``NOT_RUN``
-says what the paper's experiments have that this definition leaves out, and why.
+1-2 on LR500, texture, satimage, spambase and optdigits; Fig. 3 on LR500 and texture at m = 2048)
+and Table 1 (claim and figure 003.table1: 5 trials of PCR on 4096 features, up to 8000 training
+rows, on texture). ``NOT_RUN`` says what the paper's experiments have that this definition leaves
+out, and why.
 
     nice -n 15 python simulations/p003_full.py [--out simulations/p003] [--only ID ...] [--force]
 
@@ -38,12 +39,11 @@ from varlab import claims, mc, plotting  # noqa: E402
 
 #: what the full definition leaves out and why (the run's measured times; see the docstring)
 NOT_RUN = ("Left out for lack of machine time in the run of 2026-11-23 (2 cores shared with "
-           "other jobs at load 5-14: 7-25% of a core per niced process), to be added by a rerun: "
-           "Figs. 1-2 on spambase and optdigits (7 pieces each, about 11 min of one core per set; "
-           "the pieces finished are stored) and Table 1 on LR500 with the paper's 8000 training "
-           "rows (20 fits, each an 8000 x 8000 eigendecomposition: about 3 h of one loaded core). "
-           "To add them, put the sets back into SIZES['full'] and rerun with --only 003_fig1 "
-           "003_fig2 003.table1 003_table1 --force; stored pieces are reused.")
+           "other jobs at load 3-14: 7-40% of a core per niced process), to be added by a rerun: "
+           "Table 1 on LR500 with the paper's 8000 training rows (20 fits, each an 8000 x 8000 "
+           "eigendecomposition: about 3 h of one loaded core). To add it, put lr500 back into "
+           "SIZES['full']['table_sets'] and rerun with --only 003.table1 003_table1 --force; the "
+           "trials are stored one by one.")
 
 
 def _experiments(out: Path, budget) -> list:

@@ -218,7 +218,8 @@ SIZES = {
                  table_sets=("lr500", "texture"), table=(600, 512, (1024, 128), 2)),
     "quick": dict(n=300, reps=2, sets=("lr500", "texture"), sets3=("lr500", "texture"), m3=512,
                   table_sets=("lr500", "texture"), table=(1000, 4096, (8192, 512), 3)),
-    "full": dict(n=1000, reps=100, sets=("lr500", "texture", "satimage"), sets3=("lr500", "texture"), m3=2048,
+    "full": dict(n=1000, reps=100, sets=("lr500", "texture", "satimage", "spambase", "optdigits"),
+                 sets3=("lr500", "texture"), m3=2048,
                  table_sets=("texture",), table=(8000, 4096, (8192, 512), 5)),
 }
 #: Fig. 3's bandwidths, in multiples of sigma_10NN
