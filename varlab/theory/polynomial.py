@@ -54,6 +54,7 @@ import math
 import mpmath
 import numpy as np
 import scipy.special as sc
+import scipy.stats
 import sympy
 
 from . import signed
@@ -180,18 +181,14 @@ radial_density = Formula(
 
 def _sphere(dimension, degree, a, frequency):
     """Pennington's sum over i <= m; its weights binom(m, i) (1 - 4/a^2)^{m-i} (4/a^2)^i are the
-    Binomial(m, 4/a^2) probabilities, taken from their logs (no overflow at large m) and summed
-    over their support only (a unimodal run of i: past the largest mode, a zero weight ends it)."""
+    Binomial(m, 4/a^2) probabilities (scipy.stats.binom: no overflow at large m), summed over
+    their support only (a unimodal run of i: past the largest mode, a zero weight ends it)."""
     m = np.asarray(degree, dtype=np.int64)
     total = np.zeros(np.broadcast(dimension, degree, a, frequency).shape)
     p = 4.0 / np.square(np.asarray(a, dtype=np.float64))
     mode = float(np.max(np.floor((m + 1) * p)))
     for i in range(int(np.max(m)) + 1):                   # binomial terms, vectorised over points
-        use = i <= m
-        with np.errstate(all="ignore"):
-            log_weight = (sc.gammaln(m + 1.0) - sc.gammaln(i + 1.0) - sc.gammaln(np.where(use, m - i, 0) + 1.0)
-                          + sc.xlogy(i, p) + sc.xlog1py(np.where(use, m - i, 0), -p))
-        coefficient = np.where(use, np.exp(log_weight), 0.0)
+        coefficient = scipy.stats.binom.pmf(i, m, p)
         if not np.any(coefficient):
             if i > mode:
                 break
