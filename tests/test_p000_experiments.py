@@ -147,3 +147,39 @@ def test_dropping_columns_empty_in_training_leaves_the_fit_unchanged():
     np.testing.assert_allclose(small.decision_function(Z[n:][:, used]), full.decision_function(Z[n:]), atol=1e-5)
     unused = np.setdiff1d(np.arange(Z.shape[1]), used)
     assert np.abs(full.coef_[:, unused]).max() < 1e-8
+
+
+def test_half_k_differences_pair_gcws_at_half_k_with_nrff_by_repetition():
+    ks = (16, 32, 64)
+    gcws = np.array([[50.0, 60.0, 70.0], [52.0, 61.0, 73.0], [54.0, 62.0, 70.0]])    # (reps, k)
+    nrff = np.array([[40.0, 55.0, 61.0], [40.0, 52.0, 60.0], [40.0, 53.0, 65.0]])
+    halves = hashing.half_k_differences(gcws, nrff, ks)
+    assert [h["k"] for h in halves] == [32, 64]
+    d32 = gcws[:, 0] - nrff[:, 1]                                    # GCWS(16) - NRFF(32) per repetition
+    assert halves[0]["difference"] == pytest.approx(d32.mean())
+    assert halves[0]["standard_error"] == pytest.approx(d32.std(ddof=1) / np.sqrt(3))
+    assert halves[0]["t"] == pytest.approx(d32.mean() / (d32.std(ddof=1) / np.sqrt(3)))
+    with pytest.raises(ValueError, match="no k with k/2"):
+        hashing.half_k_differences(gcws[:, :1], nrff[:, :1], (16,))
+
+
+def test_b8_gap_counts_only_when_resolved_beyond_one_point():
+    # 3 points +- 0.41 (vowel, k = 16 at full): 4.9 SE beyond 1 point; a zero SE resolves any excess
+    assert hashing._t_beyond(3.01, 0.41) == pytest.approx(2.01 / 0.41)
+    assert hashing._t_beyond(-3.01, 0.41) == pytest.approx(2.01 / 0.41)
+    assert hashing._t_beyond(0.5, 0.0) == -np.inf and hashing._t_beyond(1.5, 0.0) == np.inf
+    _, se, t = hashing.paired_t(np.array([[1.0, 2.0], [1.0, 4.0]]))
+    assert se[0] == 0 and t[0] == np.inf and t[1] == pytest.approx(3.0)
+
+
+def test_gap_units_add_repetitions_of_b8_and_full_gcws_at_the_small_k_only():
+    from dataclasses import replace
+
+    budget = BUDGETS["test"]
+    base = hashing.SLICES["test"]
+    slice_ = replace(base, gap_ks=(16,), gap_repetitions=5)
+    units = list(hashing.hashing_units(budget, slice_, None))
+    extra = units[len(list(hashing.hashing_units(budget, base, None))):]
+    assert {(u["method"], u["k"]) for u in extra} == {("gcws_b8", 16), ("gcws_full", 16)}
+    assert sorted({u["repetition"] for u in extra}) == [2, 3, 4]
+    assert len(extra) == 2 * 3 * len(base.Cs) * len(base.datasets)
