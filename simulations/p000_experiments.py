@@ -14,7 +14,7 @@ outermost, so a run cut short has every dataset and repetition up to some k; ``-
 another k grid than the slice's (e.g. the planned larger k; the tables, figures and report use the
 slice's). When every unit of a
 dataset is stored, its rows go into ``<out>/<slice>/svm_table.md`` and ``hashing_table.md`` (and,
-with ``--figures`` and the default ``--out``, Figs. 10 and 16 when all their datasets are done).
+with ``--figures`` and the default ``--out``, Figs. 10 and 16 and the accuracy-against-k summary when all their datasets are done).
 With ``--report`` (default ``--out``, every dataset done), the experiment claims (Tables 1-2 and
 §5) are checked on the stored units and written to ``<out>/<slice>/report.{md,json}``.
 The slices are ``paper_checks.p000.svm.SLICES`` and ``paper_checks.p000.hashing_experiments.SLICES``.
@@ -106,7 +106,7 @@ def main(argv=None) -> int:
                             out / name / "hashing_table.md", datasets=hashing_done)
     if args.figures and out.resolve() == svm.RESULTS and set(hashing_slice.datasets) <= set(hashing_done):
         # the figures read the same stores (the default directory of quick/full is this one)
-        for figure_id in ("000_fig10", "000_fig16"):
+        for figure_id in ("000_fig10", "000_fig16", "000_accuracy_vs_k"):
             fig = plotting.get_figure(figure_id).build(budget)
             for suffix in ("png", "pdf"):
                 fig.savefig(out / name / f"{figure_id}.{suffix}", dpi=120,

@@ -179,7 +179,15 @@ def test_gap_units_add_repetitions_of_b8_and_full_gcws_at_the_small_k_only():
     base = hashing.SLICES["test"]
     slice_ = replace(base, gap_ks=(16,), gap_repetitions=5)
     units = list(hashing.hashing_units(budget, slice_, None))
-    extra = units[len(list(hashing.hashing_units(budget, base, None))):]
+    extra = [u for u in units if u["repetition"] >= base.repetitions]
+    assert [u for u in units if u["repetition"] < base.repetitions] == list(hashing.hashing_units(budget, base, None))
     assert {(u["method"], u["k"]) for u in extra} == {("gcws_b8", 16), ("gcws_full", 16)}
     assert sorted({u["repetition"] for u in extra}) == [2, 3, 4]
     assert len(extra) == 2 * 3 * len(base.Cs) * len(base.datasets)
+    assert max(i for i, u in enumerate(units) if u["repetition"] >= 2) < min(i for i, u in enumerate(units) if u["k"] == 32)
+    with pytest.raises(ValueError, match="gap_repetitions"):
+        replace(base, gap_ks=(16,), gap_repetitions=1)
+    with pytest.raises(ValueError, match=">= 2 repetitions"):
+        replace(base, repetitions=1)
+    with pytest.raises(ValueError, match=">= 2 repetitions"):
+        hashing.paired_t(np.ones((1, 3)))
