@@ -373,7 +373,7 @@ def gcws_fewer_samples(run):
 
     details = [{key: (shown(value) if key.endswith(("_k_common", "_k_own")) else value)
                 for key, value in s.items()} for s in summaries]
-    parts = [f"{s['dataset']}: most behind at k={s['gcws_half_minus_nrff_at_lowest_t_k']}, GCWS(k/2) - NRFF(k) = "
+    parts = [f"{s['dataset']}: lowest t at k={s['gcws_half_minus_nrff_at_lowest_t_k']}, GCWS(k/2) - NRFF(k) = "
              f"{s['gcws_half_minus_nrff_at_lowest_t']:+.2f} +- {s['gcws_half_minus_nrff_at_lowest_t_se']:.2f} "
              f"(t = {s['gcws_half_minus_nrff_at_lowest_t_t']:.1f}); k to within {WITHIN:g} of own kernel SVM: GCWS "
              f"{shown(s['gcws_b8_k_own'])}, NRFF {shown(s['nrff_k_own'])}" for s in summaries]
