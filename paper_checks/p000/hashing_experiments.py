@@ -89,10 +89,10 @@ class HashingSlice:
 #: 1, measured 2026-11-23: 86% accuracy there against 74% on the cap; a full grid on them is ~100x
 #: the capped one); the paper's C grid 10^-2..10^3; k up to FULL_KS, which grows as the store fills:
 #: ``simulations/p000_experiments.py --budget full --only hashing --ks 16 ... 4096`` resumes it (stored
-#: units are reused). k = 2048 costs 5-11x k = 1024 a unit (CPU s per unit, 2048 / 1024: segment 1.5 /
-#: 0.22, vowel 12.7 / 1.2, letter 13.8 / 2.8, splice ~9 / 2.0; the primal Newton solver needs many more
-#: CG steps at C = 0.1 and 1), 3.6 CPU hours for the four sets (finished 2026-11-23, 19:17-22:00 UTC,
-#: two processes); k = 4096, the paper's last, is at least 2x that again and has not run.
+#: units are reused). k = 2048 costs 3-11x k = 1024 a unit (CPU s per unit, 2048 / 1024: segment 1.5 /
+#: 0.19, vowel 12.7 / 1.1, letter 13.1 / 2.9, splice 7.6 / 2.4; the primal Newton solver needs many more
+#: CG steps at C = 0.1 and 1), 3.5 CPU hours for the four sets (2026-11-23, 19:17-21:54 UTC, two
+#: processes); k = 4096, the paper's last, is at least 2x that again and only started.
 FULL_KS = (16, 32, 64, 128, 256, 512, 1024, 2048)
 #: quick and full: 10 repetitions (the paired t threshold at 9 df is 9.25); b = 8 vs full GCWS
 #: 100 at k <= 64 (threshold 4.75), where their gap is largest and a unit costs < 1 CPU s.
