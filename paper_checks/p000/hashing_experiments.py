@@ -36,6 +36,7 @@ import scipy.sparse as sp
 
 from varlab import _random
 from varlab.claims import Budget, claim, t_threshold
+from varlab.mc.stats import z_score
 from varlab.features import GCWS, RFF
 from varlab.plotting import figure, finish_axes, plt
 
@@ -321,20 +322,17 @@ def dataset_summary(budget: Budget, dataset: str, records=None, svm_recs=None) -
 
 def paired_t(differences: np.ndarray):
     """Mean, SE and t = mean / SE of paired differences over repetitions (axis 0, >= 2 of them);
-    a zero SE gives t = +-inf for a nonzero mean (0 for a zero one)."""
+    t as :func:`varlab.mc.stats.z_score` (+-inf for a zero SE, 0 if the mean is 0 too)."""
     if len(differences) < 2:
         raise ValueError(f"a paired SE needs >= 2 repetitions, got {len(differences)}")
     mean = differences.mean(axis=0)
     se = differences.std(axis=0, ddof=1) / np.sqrt(len(differences))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(se > 0, mean / np.where(se > 0, se, 1.0), np.sign(mean) * np.inf)
-    return mean, se, np.where((se == 0) & (mean == 0), 0.0, t)
+    return mean, se, z_score(mean, 0.0, se)
 
 
 def _t_beyond(mean: float, se: float) -> float:
-    """(|mean| - WITHIN) / se: how many SEs a gap lies beyond WITHIN (+-inf for a zero SE)."""
-    excess = abs(mean) - WITHIN
-    return excess / se if se > 0 else float(np.sign(excess) * np.inf) if excess else 0.0
+    """(|mean| - WITHIN) / se: how many SEs a gap lies beyond WITHIN (z_score's zero-SE rule)."""
+    return float(z_score(abs(mean), WITHIN, se))
 
 
 def half_k_differences(gcws_per_rep: np.ndarray, nrff_per_rep: np.ndarray, ks) -> list[dict]:
