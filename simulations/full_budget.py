@@ -8,7 +8,10 @@ figures/, each with a manifest that ``varlab verify`` re-checks); the quick-budg
 ``make reproduce`` regenerates stay in figures/ and paper_checks/reports/. Resumable: every
 finished simulation block and every finished claim is stored under ``--checkpoint`` (default
 ``.varlab-checkpoints``), so a killed run restarts where it stopped and gives the same output.
-Expect about 15-20 minutes for 000 and 001 on this project's 2-core machine.
+Expect about 15-20 minutes for 000's and 001's simulated claims on this project's 2-core machine.
+000's real-data claims (Tables 1-2, §5) read the full slice's stores that
+``simulations/p000_experiments.py --budget full`` fills (hours; their own report is
+simulations/p000/full/report.md); simulations/full/reports/000 predates them.
 """
 from __future__ import annotations
 

