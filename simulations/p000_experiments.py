@@ -13,7 +13,8 @@ split the table slice does not have (``<out>/svm_targets_<slice>.jsonl``), then 
 outermost, so a run cut short has every dataset and repetition up to some k; ``--ks`` computes
 another k grid than the slice's (e.g. the planned larger k; the tables, figures and report use the
 slice's). When every unit of a
-dataset is stored, its rows go into ``<out>/<slice>/svm_table.md`` and ``hashing_table.md`` (and,
+dataset is stored, its rows go into ``<out>/<slice>/svm_table.md`` (``svm_table_scaled.md``: the same
+on features scaled to [-1, 1], store ``svm_libsvm_<slice>.jsonl``) and ``hashing_table.md`` (and,
 with ``--figures`` and the default ``--out``, Figs. 10 and 16 and the accuracy-against-k summary when all their datasets are done).
 With ``--report`` (default ``--out``, every dataset done), the experiment claims (Tables 1-2 and
 §5) are checked on the stored units and written to ``<out>/<slice>/report.{md,json}``.
@@ -72,15 +73,20 @@ def main(argv=None) -> int:
     if unknown:
         parser.error(f"--datasets: {sorted(unknown)} not in the {name!r} slice")
     progress = not args.no_progress
-    svm_store, hashing_store = svm.store_for("svm", name, out), svm.store_for("hashing", name, out)
+    # the kernel-SVM tables: on the shipped features, and on features scaled as LIBSVM's svm-scale does
+    tables = ((None, "svm", "svm_table.md"), ("libsvm", "svm_libsvm", "svm_table_scaled.md"))
+    svm_stores = {scaling: svm.store_for(kind, name, out) for scaling, kind, _ in tables}
+    hashing_store = svm.store_for("hashing", name, out)
     order = [d for d, _, _ in table_slice.datasets if d in wanted]
     stopped = False
     try:
         if args.only != "hashing":
-            for dataset in order:
-                units = [u for u in svm.svm_units(table_slice) if u["dataset"] == dataset]
-                svm.run_units(units, svm_store, _runner(svm.run_svm_unit, deadline), progress=progress,
-                              description=f"kernel SVMs {dataset} ({name})")
+            for scaling, _, _ in tables:
+                for dataset in order:
+                    units = [u for u in svm.svm_units(table_slice, scaling) if u["dataset"] == dataset]
+                    svm.run_units(units, svm_stores[scaling], _runner(svm.run_svm_unit, deadline),
+                                  progress=progress,
+                                  description=f"kernel SVMs {dataset} ({name}{', scaled' if scaling else ''})")
         if args.only != "svm":
             hashing.kernel_records(budget, out, progress=progress)   # the targets and NRFF's gamma first
             computed = replace(hashing_slice, ks=tuple(args.ks)) if args.ks else hashing_slice
@@ -90,12 +96,16 @@ def main(argv=None) -> int:
     except _Deadline:
         stopped = True
         print(f"--max-minutes reached: stopped; run again to continue ({out})", file=sys.stderr)
-    svm_done = [d for d in order if _complete([u for u in svm.svm_units(table_slice) if u["dataset"] == d],
-                                              svm_store)]
-    svm_recs = [svm_store.get(svm.unit_key(**u)) for u in svm.svm_units(table_slice) if u["dataset"] in svm_done]
-    if svm_done:
-        svm.write_table(svm.table_rows(svm_recs), out / name / "svm_table.md", slice_=table_slice,
-                        records=svm_recs)
+    tables_done = {}
+    for scaling, _, filename in tables:
+        units = list(svm.svm_units(table_slice, scaling))
+        done = [d for d in order if _complete([u for u in units if u["dataset"] == d], svm_stores[scaling])]
+        records = [svm_stores[scaling].get(svm.unit_key(**u)) for u in units if u["dataset"] in done]
+        if done:
+            svm.write_table(svm.table_rows(records), out / name / filename, slice_=table_slice,
+                            records=records, scaling=scaling)
+        tables_done[scaling] = done
+    svm_done = tables_done[None]
     hashing_done = []
     if args.only != "svm":
         units = list(hashing.hashing_units(budget, hashing_slice, out))
@@ -114,11 +124,12 @@ def main(argv=None) -> int:
                             metadata={"CreationDate": None} if suffix == "pdf" else None)
             plotting.plt.close(fig)
     if args.report and out.resolve() == svm.RESULTS and set(hashing_slice.datasets) <= set(hashing_done) \
-            and len(svm_done) == len(table_slice.datasets):
+            and all(len(done) == len(table_slice.datasets) for done in tables_done.values()):
         verdicts = [c.run(budget) for c in claims.claims("000") if c.check.__module__ in (svm.__name__, hashing.__name__)]
         claims.write_report(verdicts, out / name, budget=budget,
                             title=claims.paper_title("000") + f" - real-data experiments, slice '{name}'")
-    print(f"slice {name!r}: kernel SVM tables done for {svm_done}; hashing done for {hashing_done} -> {out}",
+    print(f"slice {name!r}: kernel SVM tables done for {svm_done} (scaled: {tables_done['libsvm']}); "
+          f"hashing done for {hashing_done} -> {out}",
           file=sys.stderr)
     return 3 if stopped else 0
 

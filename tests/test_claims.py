@@ -18,11 +18,8 @@ from varlab.claims import (CONFIRMED, CONTRADICTED, Z_MAX, Budget, Claim, ClaimR
 from varlab.theory import nrff
 
 EXPECTED_CONTRADICTED = {"000.eq13.zero_bit", "000.fig4", "000.thm3.k_above_10"}
-#: paper 000's real-data claims come out contradicted on varlab's slices (quick and full; see
-#: the 000 reports): GMM beats the best RBF on 2 of 7 sets; GCWS at k/2 is significantly behind NRFF
-#: at k on at least half of the sets (quick: letter, segment); 0-bit b = 8 trails full GCWS by 2.70 +- 0.25 points at vowel, k = 16 (100 paired
-#: repetitions: 6.9 SE beyond the 1-point tolerance)
-EXPECTED_CONTRADICTED |= {"000.tables12.gmm_beats_rbf", "000.sec5.gcws_fewer_samples", "000.sec5.b8_close_to_full"}
+#: (paper 000's real-data claims are checked from their committed stores in
+#: tests/test_p000_experiments.py)
 #: paper 004: the printed "Theorem 5" is wrong; ORF/GORF are not lower everywhere; mutual
 #: orthogonality of GORF is worse than orthogonalising each part (see the 004 report)
 EXPECTED_CONTRADICTED |= {"004.thm5.printed", "004.orf.below_rff", "004.gorf.below_grff",

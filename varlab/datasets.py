@@ -30,9 +30,11 @@ class the rows are ordered by a SplitMix64 hash of their row index in the source
 pure function, independent of numpy's generators and of library versions) and the first ones
 form the test set; per-class test counts follow the largest-remainder rule so the total is
 exact. The test size is paper 000's (Tables 1-2) proportion where paper 000 uses the set
-(for letter, satimage and segment the KEEL file is exactly paper 000's train + test, so the
-sizes are the paper's; the paper's split itself is not recoverable from the shuffled KEEL
-file), otherwise half of the rows. ``train_index``/``test_index`` give the source rows, which
+(for letter, satimage and segment the KEEL file is exactly paper 000's train + test, and vowel
+keeps the 528 rows and 10 features paper 000 uses, so the sizes are the paper's; the paper's
+split itself is not recoverable from the shuffled KEEL file), otherwise half of the rows. A set
+may keep only some rows or columns of its file (vowel); ``train_index``/``test_index`` are
+always rows of the file. ``train_index``/``test_index`` give the source rows, which
 are disjoint; some KEEL sets contain repeated feature vectors (letter has 1332), so equal rows
 can appear on both sides of the split, as in the source.
 

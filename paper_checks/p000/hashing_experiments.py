@@ -368,12 +368,13 @@ def gcws_fewer_samples(run):
                 for key, value in s.items()} for s in summaries]
     parts = [f"{s['dataset']}: lowest t at k={s['gcws_half_minus_nrff_at_lowest_t_k']}, GCWS(k/2) - NRFF(k) = "
              f"{s['gcws_half_minus_nrff_at_lowest_t']:+.2f} +- {s['gcws_half_minus_nrff_at_lowest_t_se']:.2f} "
-             f"(t = {s['gcws_half_minus_nrff_at_lowest_t_t']:.1f}); k to within {WITHIN:g} accuracy point of own "
-             f"kernel SVM (mean of the repetitions [range over single repetitions]): GCWS "
+             f"(t = {s['gcws_half_minus_nrff_at_lowest_t_t']:.1f}); k to own SVM: GCWS "
              f"{shown(s['gcws_b8_k_own'])} [{s['gcws_b8_k_own_reps']}], NRFF {shown(s['nrff_k_own'])} "
              f"[{s['nrff_k_own_reps']}]" for s in summaries]
     summary = (f"slice '{name}' (k in {list(slice_.ks)}, {slice_.repetitions} repetitions, C in "
-               f"{list(slice_.Cs)}; t threshold {threshold:.2f}): GCWS with half the k is not significantly "
+               f"{list(slice_.Cs)}; t threshold {threshold:.2f}; 'k to own SVM' = the k at which the mean "
+               f"accuracy comes within {WITHIN:g} accuracy point of the method's own kernel SVM [its range "
+               f"over single repetitions]): GCWS with half the k is not significantly "
                f"behind NRFF on {sum(support)} of {len(summaries)} datasets ("
                + ", ".join(s["dataset"] for s, ok in zip(summaries, support) if ok) + "); " + "; ".join(parts))
     worst = summaries[int(np.argmin([s["gcws_half_minus_nrff_at_lowest_t_t"] for s in summaries]))]
