@@ -44,9 +44,6 @@ def _case(name, n_train, n_gram) -> dict:
     sys.path.insert(0, str(ROOT))
     from paper_checks.p000 import hashing_experiments, svm
 
-    cap = None if n_train == 15000 else n_train
-    data = svm.prepared("letter", cap, None)
-    X, y, Xt, yt = data.X_train, data.y_train, data.X_test, data.y_test
     if name in ("gmm_gram", "cdist_gram", "gram_baseline"):
         from varlab import datasets
 
@@ -62,6 +59,8 @@ def _case(name, n_train, n_gram) -> dict:
         else:
             G = np.zeros((1, 1))
         return dict(seconds=time.perf_counter() - start, shape=list(G.shape))
+    data = svm.prepared("letter", n_train, None)
+    X, y, Xt, yt = data.X_train, data.y_train, data.X_test, data.y_test
     if name == "baseline":
         return dict(seconds=0.0)
     from sklearn.svm import SVC
@@ -72,7 +71,7 @@ def _case(name, n_train, n_gram) -> dict:
         model = SVC(kernel="rbf", gamma=GAMMA / 2, C=RBF_C, cache_size=500)
         fit = svm._fit_score(model, X, y, Xt, yt)
     else:
-        unit = dict(dataset="letter", train_cap=cap, test_cap=None, k=1024, repetition=0, random_state=20161122,
+        unit = dict(dataset="letter", train_cap=n_train, test_cap=None, k=1024, repetition=0, random_state=20161122,
                     method="gcws_b8" if name == "gcws_linear" else "nrff",
                     gamma=None if name == "gcws_linear" else GAMMA)
         Z, Zt = hashing_experiments.features(unit)
@@ -108,7 +107,7 @@ def main(argv=None) -> int:
         return 0
     results, gram_runs = {}, {name: [] for name in GRAM_CASES}
     schedule = [name for name in CASES if name not in GRAM_CASES] + list(GRAM_CASES) * args.repeats
-    for name in tqdm(schedule, desc="cases", unit="case"):
+    for name in tqdm(schedule, desc="cases", unit="case", disable=None):
         result = _child(name, args.n_train, args.gram)
         tqdm.write(f"  {name}: {result}", file=sys.stderr)
         if name in GRAM_CASES:

@@ -72,7 +72,7 @@ def main(argv=None) -> int:
     unknown = wanted - {d for d, _, _ in table_slice.datasets}
     if unknown:
         parser.error(f"--datasets: {sorted(unknown)} not in the {name!r} slice")
-    progress = not args.no_progress
+    progress = False if args.no_progress else None      # None: a bar where stderr is a terminal
     # the kernel-SVM tables: on the shipped features, and on features scaled as LIBSVM's svm-scale does
     tables = ((None, "svm", "svm_table.md"), ("libsvm", "svm_libsvm", "svm_table_scaled.md"))
     svm_stores = {scaling: svm.store_for(kind, name, out) for scaling, kind, _ in tables}
@@ -99,7 +99,8 @@ def main(argv=None) -> int:
     tables_done = {}
     for scaling, _, filename in tables:
         units = list(svm.svm_units(table_slice, scaling))
-        done = [d for d in order if _complete([u for u in units if u["dataset"] == d], svm_stores[scaling])]
+        done = [d for d, _, _ in table_slice.datasets
+                if _complete([u for u in units if u["dataset"] == d], svm_stores[scaling])]
         records = [svm_stores[scaling].get(svm.unit_key(**u)) for u in units if u["dataset"] in done]
         if done:
             svm.write_table(svm.table_rows(records), out / name / filename, slice_=table_slice,

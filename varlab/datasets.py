@@ -31,10 +31,10 @@ pure function, independent of numpy's generators and of library versions) and th
 form the test set; per-class test counts follow the largest-remainder rule so the total is
 exact. The test size is paper 000's (Tables 1-2) proportion where paper 000 uses the set
 (for letter, satimage and segment the KEEL file is exactly paper 000's train + test, and vowel
-keeps the 528 rows and 10 features paper 000 uses, so the sizes are the paper's; the paper's
-split itself is not recoverable from the shuffled KEEL file), otherwise half of the rows. A set
-may keep only some rows or columns of its file (vowel); ``train_index``/``test_index`` are
-always rows of the file. ``train_index``/``test_index`` give the source rows, which
+keeps Deterding's 528 training-speaker rows and the 10 acoustic features, matching paper 000's
+264 + 264 rows and d = 10, so the sizes are the paper's; the paper's split itself is not
+recoverable from the shuffled KEEL file), otherwise half of the rows. A set may keep only some
+rows or columns of its file (vowel). ``train_index``/``test_index`` give the source rows, which
 are disjoint; some KEEL sets contain repeated feature vectors (letter has 1332), so equal rows
 can appear on both sides of the split, as in the source.
 
@@ -167,9 +167,10 @@ _KEEL = {
                        "(d = 240)", nominal="nucleotide"),
     "vowel": _KeelSet("vowel", 990, 13, 11, (264, 264, 10, "Table 1", "Vowel"),
                       "KEEL's 13 attributes are TT (Deterding's train/test flag: 528 rows 0, 462 "
-                      "rows 1), speaker, sex and the 10 acoustic features; varlab keeps, as paper "
-                      "000 does, the 528 rows with TT = 0 and the 10 acoustic features (speaker and "
-                      "sex are identifiers, not measurements)",
+                      "rows 1), speaker, sex and the 10 acoustic features; varlab keeps the 528 rows "
+                      "with TT = 0 (Deterding's training speakers) and the 10 acoustic features "
+                      "(speaker and sex are identifiers, not measurements), which matches paper "
+                      "000's 264 + 264 rows and d = 10",
                       rows_where=(0, 0.0), columns=slice(3, 13)),
     "segment": _KeelSet("segment", 2310, 19, 7, (210, 2100, 19, "Table 1", "ImageSeg"),
                         "UCI image segmentation; paper 000's ImageSeg has the same 2310 rows"),
@@ -290,6 +291,9 @@ def _keel_dataset(path: str, name: str) -> Dataset:
     spec = _KEEL[name]
     X, y, classes = _read_keel(path, name)
     rows, selection = np.arange(spec.n), ""
+    if (spec.rows_where is not None or spec.columns is not None) and spec.nominal is not None:
+        raise ValueError(f"{name}: a row or column selection acts on the raw attributes; it is not "
+                         "defined for a one-hot coded (nominal) set")
     if spec.rows_where is not None:
         column, value = spec.rows_where
         rows = np.flatnonzero(X[:, column] == value)
@@ -306,7 +310,7 @@ def _keel_dataset(path: str, name: str) -> Dataset:
     else:
         n_test = n // 2
         rule = f"{n_test} test rows = half (paper 000 does not use this set)"
-    train, test = (rows[part] for part in _split(y[rows], n_test))
+    train, test = _split(y[rows], n_test, rows)
     d_out = X.shape[1]
     coding = (f"; the {spec.d} nominal attributes one-hot coded over A, C, G, T (IUPAC ambiguity "
               f"codes shared equally), d = {d_out}" if spec.nominal else "")
@@ -458,15 +462,17 @@ _SPLIT_TEXT = ("stratified by class (regression: one stratum); within a stratum 
                "per-class test counts by largest remainder")
 
 
-def _split(y: np.ndarray, n_test: int):
-    """Deterministic stratified split: (train rows, test rows), each sorted, disjoint."""
+def _split(y: np.ndarray, n_test: int, index=None):
+    """Deterministic stratified split of the rows ``index`` (default 0..n-1; their labels ``y``):
+    (train rows, test rows) out of ``index``, each sorted, disjoint. The hash orders by index."""
     y = np.asarray(y)
     n = y.size
     if not 0 < n_test < n:
         raise ValueError(f"cannot split {n} rows into {n_test} test rows")
-    key = np.arange(n, dtype=np.uint64) + np.uint64(_SPLIT_SEED) * np.uint64(0x9E3779B97F4A7C15)
+    index = np.arange(n) if index is None else np.asarray(index)
+    key = index.astype(np.uint64) + np.uint64(_SPLIT_SEED) * np.uint64(0x9E3779B97F4A7C15)
     key += np.uint64(1)
-    order = np.lexsort((np.arange(n), mix64(key), y))     # by class, then hash, then index
+    order = np.lexsort((index, mix64(key), y))            # by class, then hash, then index
     labels, counts = np.unique(y, return_counts=True)
     exact = counts * (n_test / n)
     take = np.floor(exact).astype(np.int64)
@@ -478,7 +484,7 @@ def _split(y: np.ndarray, n_test: int):
     is_test = np.zeros(n, dtype=bool)
     for start, k in zip(starts, take):
         is_test[order[start:start + k]] = True
-    return np.flatnonzero(~is_test), np.flatnonzero(is_test)
+    return index[~is_test], index[is_test]
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -506,7 +512,7 @@ def catalog() -> dict:
         entries[name] = CatalogEntry(
             name, "keel", "data", _KEEL_HINT,
             f"KEEL {name}: n={spec.n}, d={spec.d}{' nominal' if spec.nominal else ''}, "
-            f"{spec.n_classes} classes")
+            f"{spec.n_classes} classes" + (f"; {spec.note}" if spec.rows_where or spec.columns else ""))
     for name, (loader, task, what) in _SKLEARN.items():
         entries[name] = CatalogEntry(name, "sklearn", "ml", _SKLEARN_HINT,
                                      f"scikit-learn {loader}: {what} ({task})")

@@ -504,7 +504,7 @@ def accuracy_vs_k(budget):
     for ax, dataset in zip(axes[0], slice_.datasets):
         for method, label, style, colour in styles:
             per_rep = accuracy_grid(records, dataset, method, slice_).max(axis=2)        # (reps, k)
-            se = per_rep.std(axis=0, ddof=1) / np.sqrt(len(per_rep)) if len(per_rep) > 1 else None
+            se = per_rep.std(axis=0, ddof=1) / np.sqrt(len(per_rep))
             ax.errorbar(slice_.ks, per_rep.mean(axis=0), yerr=se, fmt=style, color=colour, lw=1.2, ms=3,
                         label=label)
         ax.axhline(100 * best[(dataset, "gmm")]["accuracy"], color="k", lw=0.7, ls="-.", label="GMM kernel SVM")
