@@ -84,12 +84,16 @@ class HashingSlice:
 #: the capped one); varlab's C grid 10^-2..10^3 (:data:`.svm.FULL_CS`; the paper prints none); k up to FULL_KS, which grows as the store fills:
 #: ``simulations/p000_experiments.py --budget full --only hashing --ks 16 ... 4096`` resumes it (stored
 #: units are reused). k = 2048 costs 3-11x k = 1024 a unit (CPU s per unit, 2048 / 1024: segment 1.5 /
-#: 0.19, vowel 12.7 / 1.1, letter 13.1 / 2.9, splice 7.6 / 2.4; the primal Newton solver needs many more
-#: CG steps at C = 0.1 and 1), 3.5 CPU hours for the four sets (2026-11-23, 19:17-21:54 UTC, two
-#: processes); k = 4096, the paper's last, is at least 2x that again and only started.
+#: 0.19, vowel 5.1 / 0.45 (its 264 training rows), letter 13.1 / 2.9, splice 7.6 / 2.4; the primal
+#: Newton solver needs many more CG steps at C = 0.1 and 1), about 3 CPU hours for the four sets.
+#: k = 4096, the paper's last, costs 2-3x that again (segment 3.8 CPU s a unit, splice 12.7 over its
+#: first units) and is only started: segment 350, splice 79 of 360 units (2026-11-23).
 FULL_KS = (16, 32, 64, 128, 256, 512, 1024, 2048)
 #: quick and full: 10 repetitions (the paired t threshold at 9 df is 9.25); b = 8 vs full GCWS
 #: 100 at k <= 64 (threshold 4.75), where their gap is largest and a unit costs < 1 CPU s.
+#: The quick slice with its kernel-SVM tables costs 19 CPU minutes from empty stores (1146 CPU s,
+#: measured 2026-11-23; that run reproduced all 15985 committed accuracies exactly); with the
+#: committed stores ``varlab check --paper 000`` only reads them.
 SLICES = {
     "test": HashingSlice("test", ("segment",), (16, 32, 64), (1, 8), (0.01, 1.0, 100.0), 2),
     "quick": HashingSlice("quick", ("letter", "segment", "vowel", "magic"), (16, 32, 64, 128), (1, 2, 4, 8),
@@ -286,7 +290,9 @@ def dataset_summary(budget: Budget, dataset: str, records=None, svm_recs=None) -
     gmm, rbf, linear = (100 * best[(dataset, m)]["accuracy"] for m in ("gmm", "rbf", "linear"))
     target = min(gmm, rbf)
     ks = np.array(slice_.ks)
-    out = dict(dataset=dataset, linear_svm=linear, gmm_svm=gmm, rbf_svm=rbf,
+    data = svm.prepared(dataset, *_caps(dataset, slice_))
+    out = dict(dataset=dataset, train_test=f"{len(data.y_train)}/{len(data.y_test)}", linear_svm=linear,
+               gmm_svm=gmm, rbf_svm=rbf,
                rbf_gamma=best[(dataset, "rbf")]["gamma"], target=target)
     for method, own in (("gcws_b8", gmm), ("nrff", rbf)):
         per_rep = accuracy_grid(records, dataset, method, slice_).max(axis=2)       # (reps, k)
