@@ -119,7 +119,7 @@ def main(argv=None) -> int:
     base, gram_base = results["baseline"]["peak_rss_mib"], results["gram_baseline"]["peak_rss_mib"]
     ratio = results["gmm_gram"]["seconds"] / results["cdist_gram"]["seconds"]
     load = os.getloadavg()
-    lines = ["# Paper 000 experiments: timing and memory on letter", "",
+    lines = ["# Paper 000 experiments: timing and memory on letter (benchmarks/bench_000_experiments.py)", "",
              f"Machine: {platform.machine()}, {os.cpu_count()} cores, load average {load[0]:.1f} at the end "
              f"(wall times; under load they are upper bounds). Python {platform.python_version()}. "
              f"Each case in its own process; peak memory = its peak RSS, and above the baseline process "
