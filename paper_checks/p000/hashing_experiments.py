@@ -91,8 +91,9 @@ class HashingSlice:
 FULL_KS = (16, 32, 64, 128, 256, 512, 1024, 2048)
 #: quick and full: 10 repetitions (the paired t threshold at 9 df is 9.25); b = 8 vs full GCWS
 #: 100 at k <= 64 (threshold 4.75), where their gap is largest and a unit costs < 1 CPU s.
-#: The quick slice with its kernel-SVM tables costs 19 CPU minutes from empty stores (1146 CPU s,
-#: measured 2026-11-23; that run reproduced all 15985 committed accuracies exactly); with the
+#: The quick slice with its kernel-SVM tables costs about 24 CPU minutes from empty stores
+#: (measured 2026-11-23: 1146 CPU s with 9 RBF gammas, a run that reproduced all 15985 committed
+#: accuracies exactly, and 308 CPU s for the paper's other 49 gammas on both tables); with the
 #: committed stores ``varlab check --paper 000`` only reads them.
 SLICES = {
     "test": HashingSlice("test", ("segment",), (16, 32, 64), (1, 8), (0.01, 1.0, 100.0), 2),
