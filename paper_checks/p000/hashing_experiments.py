@@ -86,8 +86,9 @@ class HashingSlice:
 #: units are reused). k = 2048 costs 3-11x k = 1024 a unit (CPU s per unit, 2048 / 1024: segment 1.5 /
 #: 0.19, vowel 5.1 / 0.45 (its 264 training rows), letter 13.1 / 2.9, splice 7.6 / 2.4; the primal
 #: Newton solver needs many more CG steps at C = 0.1 and 1), about 3 CPU hours for the four sets.
-#: k = 4096, the paper's last, costs 2-3x that again (segment 3.8 CPU s a unit, splice 12.7 over its
-#: first units) and is only started: segment 350, splice 79 of 360 units (2026-11-23).
+#: k = 4096, the paper's last, costs 2-4x that again (CPU s a unit: segment 3.8, splice 14.5, vowel
+#: 20.2 over their first units) and is stored for segment (360 of 360), vowel (206) and splice (153);
+#: letter is not started (2026-11-24).
 FULL_KS = (16, 32, 64, 128, 256, 512, 1024, 2048)
 #: quick and full: 10 repetitions (the paired t threshold at 9 df is 9.25); b = 8 vs full GCWS
 #: 100 at k <= 64 (threshold 4.75), where their gap is largest and a unit costs < 1 CPU s.
