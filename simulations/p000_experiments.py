@@ -74,14 +74,14 @@ def main(argv=None) -> int:
         parser.error(f"--datasets: {sorted(unknown)} not in the {name!r} slice")
     progress = False if args.no_progress else None      # None: a bar where stderr is a terminal
     # the kernel-SVM tables: on the shipped features, and on features scaled as LIBSVM's svm-scale does
-    tables = ((None, "svm", "svm_table.md"), ("libsvm", "svm_libsvm", "svm_table_scaled.md"))
-    svm_stores = {scaling: svm.store_for(kind, name, out) for scaling, kind, _ in tables}
+    tables = [(None, "svm_table.md")] + [(scaling, "svm_table_scaled.md") for scaling in svm.SCALINGS]
+    svm_stores = {scaling: svm.store_for(svm.store_kind(scaling), name, out) for scaling, _ in tables}
     hashing_store = svm.store_for("hashing", name, out)
     order = [d for d, _, _ in table_slice.datasets if d in wanted]
     stopped = False
     try:
         if args.only != "hashing":
-            for scaling, _, _ in tables:
+            for scaling, _ in tables:
                 for dataset in order:
                     units = [u for u in svm.svm_units(table_slice, scaling) if u["dataset"] == dataset]
                     svm.run_units(units, svm_stores[scaling], _runner(svm.run_svm_unit, deadline),
@@ -97,7 +97,7 @@ def main(argv=None) -> int:
         stopped = True
         print(f"--max-minutes reached: stopped; run again to continue ({out})", file=sys.stderr)
     tables_done = {}
-    for scaling, _, filename in tables:
+    for scaling, filename in tables:
         units = list(svm.svm_units(table_slice, scaling))
         done = [d for d, _, _ in table_slice.datasets
                 if _complete([u for u in units if u["dataset"] == d], svm_stores[scaling])]

@@ -124,8 +124,8 @@ SCALINGS = ("libsvm",)
 
 def libsvm_scale(X_train, X_test):
     """Each feature mapped linearly to [-1, 1] over the training rows (LIBSVM's ``svm-scale``
-    default; a constant feature becomes 0); the test rows by the same map (they may leave
-    [-1, 1])."""
+    default; a constant feature becomes 0, where sklearn's MinMaxScaler would give -1); the test
+    rows by the same map (they may leave [-1, 1])."""
     low, high = X_train.min(axis=0), X_train.max(axis=0)
     varies = high > low
     span = np.where(varies, high - low, 1.0)
@@ -324,6 +324,11 @@ def run_units(units, store: UnitStore, runner, *, progress: bool | None = None, 
     return records
 
 
+def store_kind(scaling=None) -> str:
+    """The store kind of the kernel-SVM units on features scaled by ``scaling`` (None: "svm")."""
+    return "svm" if scaling is None else f"svm_{scaling}"
+
+
 def svm_records(budget: Budget, *, directory="default", progress: bool | None = None,
                 scaling=None) -> list[dict]:
     """The kernel-SVM records of the budget's slice, from its store (``directory``: "default" =
@@ -331,8 +336,7 @@ def svm_records(budget: Budget, *, directory="default", progress: bool | None = 
     ``scaling``, on the features so scaled (store ``svm_<scaling>_<slice>``)."""
     name = slice_name(budget)
     directory = default_directory(name) if directory == "default" else directory
-    kind = "svm" if scaling is None else f"svm_{scaling}"
-    return run_units(svm_units(SLICES[name], scaling), store_for(kind, name, directory), run_svm_unit,
+    return run_units(svm_units(SLICES[name], scaling), store_for(store_kind(scaling), name, directory), run_svm_unit,
                      progress=progress, description=f"kernel SVMs ({name}{', ' + scaling if scaling else ''})")
 
 
