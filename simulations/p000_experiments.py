@@ -2,13 +2,13 @@
 
     python simulations/p000_experiments.py [--budget quick|full|test] [--out simulations/p000]
         [--datasets letter segment ...] [--ks 16 32 ...] [--max-minutes 25] [--only svm|hashing]
-        [--figures] [--report]
+        [--figures] [--report] [--n-jobs 2]
 
 Every finished unit — (dataset, method, grid point, repetition) -> accuracy — is appended to
 ``<out>/{svm,hashing}_<slice>.jsonl`` as it finishes (flushed, fsynced); a killed run restarts
 where it stopped, recomputing nothing finished, and gives the same accuracies (the timings are
 measurements). ``--max-minutes`` stops starting new units after that time (the store stays
-consistent; run again to continue). The hashing part first computes its kernel-SVM targets on any
+consistent; run again to continue); ``--n-jobs`` runs the units in that many worker processes. The hashing part first computes its kernel-SVM targets on any
 split the table slice does not have (``<out>/svm_targets_<slice>.jsonl``), then its units with k
 outermost, so a run cut short has every dataset and repetition up to some k; ``--ks`` computes
 another k grid than the slice's (e.g. the planned larger k; the tables, figures and report use the
@@ -35,18 +35,6 @@ from paper_checks.p000 import svm  # noqa: E402
 from varlab import claims, plotting  # noqa: E402
 
 
-class _Deadline(Exception):
-    pass
-
-
-def _runner(function, deadline):
-    def run(unit):
-        if time.perf_counter() > deadline:
-            raise _Deadline
-        return function(unit)
-    return run
-
-
 def _complete(units, store) -> bool:
     return all(svm.unit_key(**unit) in store for unit in units)
 
@@ -62,11 +50,13 @@ def main(argv=None) -> int:
     parser.add_argument("--figures", action="store_true")
     parser.add_argument("--report", action="store_true")
     parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--n-jobs", type=int, default=1,
+                        help="worker processes for the units (the accuracies do not depend on it)")
     args = parser.parse_args(argv)
     budget = claims.budget(args.budget)
     name = svm.slice_name(budget)
     out = Path(args.out)
-    deadline = time.perf_counter() + (args.max_minutes * 60 if args.max_minutes else float("inf"))
+    deadline = time.monotonic() + args.max_minutes * 60 if args.max_minutes else None
     table_slice, hashing_slice = svm.SLICES[name], hashing.SLICES[name]
     wanted = set(args.datasets or [d for d, _, _ in table_slice.datasets])
     unknown = wanted - {d for d, _, _ in table_slice.datasets}
@@ -84,16 +74,16 @@ def main(argv=None) -> int:
             for scaling, _ in tables:
                 for dataset in order:
                     units = [u for u in svm.svm_units(table_slice, scaling) if u["dataset"] == dataset]
-                    svm.run_units(units, svm_stores[scaling], _runner(svm.run_svm_unit, deadline),
-                                  progress=progress,
+                    svm.run_units(units, svm_stores[scaling], svm.run_svm_unit, progress=progress,
+                                  n_jobs=args.n_jobs, deadline=deadline,
                                   description=f"kernel SVMs {dataset} ({name}{', scaled' if scaling else ''})")
         if args.only != "svm":
             hashing.kernel_records(budget, out, progress=progress)   # the targets and NRFF's gamma first
             computed = replace(hashing_slice, ks=tuple(args.ks)) if args.ks else hashing_slice
             units = [u for u in hashing.hashing_units(budget, computed, out) if u["dataset"] in wanted]
-            svm.run_units(units, hashing_store, _runner(hashing.run_hashing_unit, deadline),
-                          progress=progress, description=f"GCWS/NRFF ({name})")
-    except _Deadline:
+            svm.run_units(units, hashing_store, hashing.run_hashing_unit, progress=progress,
+                          n_jobs=args.n_jobs, deadline=deadline, description=f"GCWS/NRFF ({name})")
+    except svm.DeadlineReached:
         stopped = True
         print(f"--max-minutes reached: stopped; run again to continue ({out})", file=sys.stderr)
     tables_done = {}

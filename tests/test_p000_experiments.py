@@ -93,7 +93,7 @@ def _records(out):
             for name in ("svm", "hashing")}
 
 
-def test_a_sigkilled_run_resumes_without_recomputing_and_gives_the_same_accuracies(tmp_path):
+def test_a_sigkilled_run_resumes_in_parallel_without_recomputing_and_gives_the_same_accuracies(tmp_path):
     out = tmp_path / "killed"
     store = out / "hashing_test.jsonl"
     process = _run(out)
@@ -105,7 +105,7 @@ def test_a_sigkilled_run_resumes_without_recomputing_and_gives_the_same_accuraci
     before = {r["key"]: r for r in json.loads("[" + ",".join(
         line for line in store.read_text().splitlines() if line.endswith("}")) + "]")}
     assert 6 <= len(before)
-    assert _run(out).wait(timeout=300) == 0
+    assert _run(out, "--n-jobs", "2").wait(timeout=300) == 0            # resumed by two workers
     after = _records(out)
     keys = [r["key"] for r in after["hashing"]]
     assert len(keys) == len(set(keys))                       # nothing was computed twice
@@ -267,3 +267,12 @@ def test_committed_quick_stores_are_complete_and_give_the_reported_verdicts():
         if claim.id in QUICK_VERDICTS:
             verdict = claim.run(budget)
             assert verdict.verdict == QUICK_VERDICTS[claim.id] == committed[claim.id], verdict.summary
+
+
+def test_no_unit_starts_after_the_deadline_and_the_finished_ones_stay(tmp_path):
+    store = svm.UnitStore(tmp_path / "units.jsonl")
+    units = [dict(dataset="segment", method="linear", C=C) for C in (1.0, 2.0)]
+    svm.run_units(units[:1], store, lambda u: dict(accuracy=0.5))
+    with pytest.raises(svm.DeadlineReached):
+        svm.run_units(units, store, lambda u: dict(accuracy=0.25), deadline=time.monotonic() - 1)
+    assert list(svm.UnitStore(tmp_path / "units.jsonl").records) == [svm.unit_key(**units[0])]

@@ -302,26 +302,45 @@ def data_fingerprint(name: str) -> str:
     return digest.hexdigest()[:16]
 
 
-def run_units(units, store: UnitStore, runner, *, progress: bool | None = None, description: str = ""):
-    """The records of ``units``: each from ``store`` if finished, else run and stored at once
-    (with the :func:`data_fingerprint` of its dataset; a stored record with another raises).
+class DeadlineReached(Exception):
+    """:func:`run_units` started no unit after its deadline; the finished ones are stored."""
+
+
+def run_units(units, store: UnitStore, runner, *, progress: bool | None = None, description: str = "",
+              n_jobs: int = 1, deadline: float | None = None):
+    """The records of ``units``: each from ``store`` if finished, else run and stored as it
+    finishes (with the :func:`data_fingerprint` of its dataset; a stored record with another
+    raises before anything runs). ``n_jobs``: joblib worker processes for the missing units (each
+    unit seeds itself, so the records do not depend on it). ``deadline`` (a ``time.monotonic()``
+    value): start no unit after it, store the running ones, then raise :class:`DeadlineReached`.
     ``progress``: a tqdm bar (None: only where stderr is a terminal)."""
+    from joblib import Parallel, delayed
     from tqdm.auto import tqdm
 
     units = list(units)
-    records = []
-    for unit in tqdm(units, desc=description, disable=None if progress is None else not progress, unit="unit"):
+    missing = []
+    for unit in units:
         key = unit_key(**unit)
-        data = data_fingerprint(unit["dataset"])
         if key not in store:
-            store.put(key, dict(unit, **runner(unit), data=data))
-        record = store.get(key)
-        if record.get("data") != data:
+            missing.append(unit)
+        elif store.get(key).get("data") != data_fingerprint(unit["dataset"]):
             raise ValueError(f"{store.path or 'the store'} holds {key} computed on other data than "
-                             f"{unit['dataset']!r} now loads (fingerprint {record.get('data')} != {data}); "
-                             "delete that dataset's records to recompute them")
-        records.append(record)
-    return records
+                             f"{unit['dataset']!r} now loads (fingerprint {store.get(key).get('data')} != "
+                             f"{data_fingerprint(unit['dataset'])}); delete that dataset's records to recompute them")
+    with tqdm(total=len(units), initial=len(units) - len(missing), desc=description, unit="unit",
+              disable=None if progress is None else not progress) as bar:
+        started = (delayed(_run_unit)(runner, unit) for unit in missing
+                   if deadline is None or time.monotonic() < deadline)
+        for unit, result in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(started):
+            store.put(unit_key(**unit), dict(unit, **result, data=data_fingerprint(unit["dataset"])))
+            bar.update()
+    if any(unit_key(**unit) not in store for unit in missing):
+        raise DeadlineReached(f"{description or 'run_units'}: deadline reached; the finished units are stored")
+    return [store.get(unit_key(**unit)) for unit in units]
+
+
+def _run_unit(runner, unit):
+    return unit, runner(unit)
 
 
 def store_kind(scaling=None) -> str:
