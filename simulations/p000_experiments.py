@@ -78,7 +78,8 @@ def main(argv=None) -> int:
                                   n_jobs=args.n_jobs, deadline=deadline,
                                   description=f"kernel SVMs {dataset} ({name}{', scaled' if scaling else ''})")
         if args.only != "svm":
-            hashing.kernel_records(budget, out, progress=progress)   # the targets and NRFF's gamma first
+            # the kernel-SVM targets and NRFF's gamma first
+            hashing.kernel_records(budget, out, progress=progress, n_jobs=args.n_jobs, deadline=deadline)
             computed = replace(hashing_slice, ks=tuple(args.ks)) if args.ks else hashing_slice
             units = [u for u in hashing.hashing_units(budget, computed, out) if u["dataset"] in wanted]
             svm.run_units(units, hashing_store, hashing.run_hashing_unit, progress=progress,

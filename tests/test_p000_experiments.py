@@ -129,8 +129,8 @@ def test_a_record_computed_on_other_data_is_refused_not_reused(tmp_path):
     store = svm.UnitStore(tmp_path / "units.jsonl")
     unit = dict(dataset="segment", method="linear", C=1.0)
     calls = []
-    first = svm.run_units([unit], store, lambda u: calls.append(u) or dict(accuracy=0.5))
-    assert first[0]["data"] == svm.data_fingerprint("segment") and len(calls) == 1
+    first = svm.run_units([unit, unit], store, lambda u: calls.append(u) or dict(accuracy=0.5))[:1]
+    assert first[0]["data"] == svm.data_fingerprint("segment") and len(calls) == 1     # once, though listed twice
     assert svm.run_units([unit], svm.UnitStore(tmp_path / "units.jsonl"), calls.append) == first
     key = svm.unit_key(**unit)
     store.records[key] = dict(store.records[key], data="0" * 16)       # as if the loader changed
@@ -269,10 +269,28 @@ def test_committed_quick_stores_are_complete_and_give_the_reported_verdicts():
             assert verdict.verdict == QUICK_VERDICTS[claim.id] == committed[claim.id], verdict.summary
 
 
-def test_no_unit_starts_after_the_deadline_and_the_finished_ones_stay(tmp_path):
+def _started_at(unit):
+    time.sleep(0.2)
+    return dict(accuracy=0.5, started=time.monotonic() - 0.2)
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_no_unit_starts_after_the_deadline_and_the_finished_ones_stay(tmp_path, n_jobs):
     store = svm.UnitStore(tmp_path / "units.jsonl")
-    units = [dict(dataset="segment", method="linear", C=C) for C in (1.0, 2.0)]
-    svm.run_units(units[:1], store, lambda u: dict(accuracy=0.5))
+    units = [dict(dataset="segment", method="linear", C=float(C)) for C in range(12)]
+    svm.run_units(units[:1], store, _started_at)
+    deadline = time.monotonic() + 0.5
     with pytest.raises(svm.DeadlineReached):
-        svm.run_units(units, store, lambda u: dict(accuracy=0.25), deadline=time.monotonic() - 1)
-    assert list(svm.UnitStore(tmp_path / "units.jsonl").records) == [svm.unit_key(**units[0])]
+        svm.run_units(units, store, _started_at, n_jobs=n_jobs, deadline=deadline)
+    stored = svm.UnitStore(tmp_path / "units.jsonl").records
+    assert svm.unit_key(**units[0]) in stored and len(stored) < len(units)
+    assert all(record["started"] < deadline for record in list(stored.values())[1:])
+
+
+def test_kernel_svm_records_do_not_depend_on_n_jobs():
+    units = list(svm.svm_units(svm.SLICES["test"]))
+    assert {u["method"] for u in units} == {"linear", "rbf", "gmm"}
+    runs = [svm.run_units(units, svm.UnitStore(), svm.run_svm_unit, n_jobs=n_jobs) for n_jobs in (1, 2)]
+    measured = ("fit_seconds", "fit_cpu_seconds")
+    assert [{k: v for k, v in r.items() if k not in measured} for r in runs[0]] == \
+           [{k: v for k, v in r.items() if k not in measured} for r in runs[1]]

@@ -128,9 +128,11 @@ def _caps(dataset: str, slice_: HashingSlice):
     raise ValueError(f"dataset {dataset!r} is not in the table slice {slice_.name!r}")
 
 
-def kernel_records(budget: Budget, directory="default", *, progress: bool | None = None) -> list[dict]:
+def kernel_records(budget: Budget, directory="default", *, progress: bool | None = None, n_jobs: int = 1,
+                   deadline: float | None = None) -> list[dict]:
     """Linear, RBF and GMM kernel-SVM records on the slice's splits: the table slice's own where
-    the caps agree, else computed on the capped split (store ``svm_targets_<slice>``)."""
+    the caps agree, else computed on the capped split (store ``svm_targets_<slice>``); ``n_jobs``
+    and ``deadline`` as in :func:`.svm.run_units`."""
     name = svm.slice_name(budget)
     slice_, table = SLICES[name], svm.SLICES[name]
     directory = svm.default_directory(name) if directory == "default" else directory
@@ -140,7 +142,8 @@ def kernel_records(budget: Budget, directory="default", *, progress: bool | None
         own = svm.TableSlice(name, (split,), table.gammas, table.Cs)
         kind = "svm" if split in table.datasets else "svm_targets"
         records += svm.run_units(svm.svm_units(own), svm.store_for(kind, name, directory), svm.run_svm_unit,
-                                 progress=progress, description=f"kernel SVM targets ({dataset}, {name})")
+                                 progress=progress, n_jobs=n_jobs, deadline=deadline,
+                                 description=f"kernel SVM targets ({dataset}, {name})")
     return records
 
 

@@ -311,36 +311,43 @@ def run_units(units, store: UnitStore, runner, *, progress: bool | None = None, 
     """The records of ``units``: each from ``store`` if finished, else run and stored as it
     finishes (with the :func:`data_fingerprint` of its dataset; a stored record with another
     raises before anything runs). ``n_jobs``: joblib worker processes for the missing units (each
-    unit seeds itself, so the records do not depend on it). ``deadline`` (a ``time.monotonic()``
+    unit seeds itself, so the records do not depend on it; each worker builds its own cached
+    features, e.g. a GMM Gram, so memory grows with it). ``deadline`` (a ``time.monotonic()``
     value): start no unit after it, store the running ones, then raise :class:`DeadlineReached`.
     ``progress``: a tqdm bar (None: only where stderr is a terminal)."""
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
 
     units = list(units)
-    missing = []
+    missing = {}
     for unit in units:
         key = unit_key(**unit)
+        data = data_fingerprint(unit["dataset"])
         if key not in store:
-            missing.append(unit)
-        elif store.get(key).get("data") != data_fingerprint(unit["dataset"]):
+            missing[key] = unit
+        elif store.get(key).get("data") != data:
             raise ValueError(f"{store.path or 'the store'} holds {key} computed on other data than "
                              f"{unit['dataset']!r} now loads (fingerprint {store.get(key).get('data')} != "
-                             f"{data_fingerprint(unit['dataset'])}); delete that dataset's records to recompute them")
+                             f"{data}); delete that dataset's records to recompute them")
     with tqdm(total=len(units), initial=len(units) - len(missing), desc=description, unit="unit",
               disable=None if progress is None else not progress) as bar:
-        started = (delayed(_run_unit)(runner, unit) for unit in missing
+        started = (delayed(_run_unit)(runner, unit, deadline) for unit in missing.values()
                    if deadline is None or time.monotonic() < deadline)
-        for unit, result in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(started):
-            store.put(unit_key(**unit), dict(unit, **result, data=data_fingerprint(unit["dataset"])))
-            bar.update()
-    if any(unit_key(**unit) not in store for unit in missing):
+        for key, result in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(started):
+            if result is not None:
+                store.put(key, dict(missing[key], **result, data=data_fingerprint(missing[key]["dataset"])))
+                bar.update()
+    if any(key not in store for key in missing):
         raise DeadlineReached(f"{description or 'run_units'}: deadline reached; the finished units are stored")
     return [store.get(unit_key(**unit)) for unit in units]
 
 
-def _run_unit(runner, unit):
-    return unit, runner(unit)
+def _run_unit(runner, unit, deadline):
+    """``(key, record)``, or ``(key, None)`` where the worker picks the unit up after the deadline
+    (joblib queues units ahead; ``time.monotonic`` is one clock for all processes of a machine)."""
+    if deadline is not None and time.monotonic() >= deadline:
+        return unit_key(**unit), None
+    return unit_key(**unit), runner(unit)
 
 
 def store_kind(scaling=None) -> str:
