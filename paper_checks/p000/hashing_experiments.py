@@ -81,15 +81,13 @@ class HashingSlice:
 #: The full slice: the paper's train/test splits of segment, vowel and splice, and letter capped to
 #: stratified 1000/1000 (its 15000 training rows cost 17-23 CPU s a b = 8 fit at k = 256, C = 0.1 and
 #: 1, measured 2026-11-23: 86% accuracy there against 74% on the cap; a full grid on them is ~100x
-#: the capped one); varlab's C grid 10^-2..10^3 (:data:`.svm.FULL_CS`; the paper prints none); k up to FULL_KS, which grows as the store fills:
-#: ``simulations/p000_experiments.py --budget full --only hashing --ks 16 ... 4096`` resumes it (stored
-#: units are reused). k = 2048 costs 3-11x k = 1024 a unit (CPU s per unit, 2048 / 1024: segment 1.5 /
-#: 0.19, vowel 5.1 / 0.45 (its 264 training rows), letter 13.1 / 2.9, splice 7.6 / 2.4; the primal
-#: Newton solver needs many more CG steps at C = 0.1 and 1), about 3 CPU hours for the four sets.
-#: k = 4096, the paper's last, costs 2-4x that again (CPU s a unit: segment 3.8, splice 14.5, vowel
-#: 20.2 over their first units) and is stored for segment (360 of 360), vowel (206) and splice (153);
-#: letter is not started (2026-11-24).
-FULL_KS = (16, 32, 64, 128, 256, 512, 1024, 2048)
+#: the capped one); varlab's C grid 10^-2..10^3 (:data:`.svm.FULL_CS`; the paper prints none); k up to
+#: 4096, the paper's last (``simulations/p000_experiments.py --budget full --only hashing --n-jobs 2``
+#: resumes it; stored units are reused). CPU s of LinearSVC fits over the 360 units of a set, k = 1024 /
+#: 2048 / 4096: letter 1044 / 4724 / 5036, splice 846 / 2733 / 3279, vowel 163 / 1820 / 4501,
+#: segment 69 / 530 / 1355 (the primal Newton solver needs many more CG steps at C = 0.1 and 1 as k
+#: grows); measured 2026-11-23/24.
+FULL_KS = (16, 32, 64, 128, 256, 512, 1024, 2048, 4096)
 #: quick and full: 10 repetitions (the paired t threshold at 9 df is 9.25); b = 8 vs full GCWS
 #: 100 at k <= 64 (threshold 4.75), where their gap is largest and a unit costs < 1 CPU s.
 #: The quick slice with its kernel-SVM tables costs about 24 CPU minutes from empty stores
