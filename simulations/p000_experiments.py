@@ -5,20 +5,24 @@
         [--figures] [--report] [--n-jobs 2]
 
 Every finished unit — (dataset, method, grid point, repetition) -> accuracy — is appended to
-``<out>/{svm,hashing}_<slice>.jsonl`` as it finishes (flushed, fsynced); a killed run restarts
-where it stopped, recomputing nothing finished, and gives the same accuracies (the timings are
+``<out>/<kind>_<slice>.jsonl`` as it finishes (flushed, fsynced); a killed run restarts where it
+stopped, recomputing nothing finished, and gives the same accuracies (the timings are
 measurements). ``--max-minutes`` stops starting new units after that time (the store stays
-consistent; run again to continue); ``--n-jobs`` runs the units in that many worker processes. The hashing part first computes its kernel-SVM targets on any
-split the table slice does not have (``<out>/svm_targets_<slice>.jsonl``), then its units with k
-outermost, so a run cut short has every dataset and repetition up to some k; ``--ks`` computes
-another k grid than the slice's (e.g. the planned larger k; the tables, figures and report use the
-slice's). When every unit of a
-dataset is stored, its rows go into ``<out>/<slice>/svm_table.md`` (``svm_table_scaled.md``: the same
-on features scaled to [-1, 1], store ``svm_libsvm_<slice>.jsonl``) and ``hashing_table.md`` (and,
-with ``--figures`` and the default ``--out``, Figs. 10 and 16 and the accuracy-against-k summary when all their datasets are done).
-With ``--report`` (default ``--out``, every dataset done), the experiment claims (Tables 1-2 and
-§5) are checked on the stored units and written to ``<out>/<slice>/report.{md,json}``.
-The slices are ``paper_checks.p000.svm.SLICES`` and ``paper_checks.p000.hashing_experiments.SLICES``.
+consistent; run again to continue); ``--n-jobs`` runs the units in that many worker processes.
+
+Kinds: ``svm`` (Tables 1-2) and ``svm_libsvm`` (the same on features scaled to [-1, 1] over the
+training rows, as LIBSVM's svm-scale does); ``hashing`` (§5, Figs. 10-16) and ``hashing_libsvm``
+(§5 on the scaled features, ``hashing.SCALED_SLICES``), each after its kernel-SVM targets on any
+split the table slice does not have (``svm_targets[_libsvm]``). Hashing units run k outermost, so
+a run cut short has every dataset and repetition up to some k; ``--ks`` computes another k grid
+than the slice's, for both hashing kinds (the tables, figures and report use the slice's).
+
+When every unit of a dataset is stored, its rows go into ``<out>/<slice>/``: ``svm_table.md``,
+``svm_table_scaled.md``, ``hashing_table.md``, ``hashing_table_scaled.md``. With ``--figures``
+(default ``--out``, every dataset done): Figs. 10 and 16 and the accuracy-against-k summaries.
+With ``--report`` (default ``--out``, every dataset done): the experiment claims (Tables 1-2 and
+§5) checked on the stored units, in ``<out>/<slice>/report.{md,json}``. The slices are
+``paper_checks.p000.svm.SLICES`` and ``paper_checks.p000.hashing_experiments.SLICES``.
 """
 from __future__ import annotations
 
@@ -66,7 +70,8 @@ def main(argv=None) -> int:
     # the kernel-SVM tables: on the shipped features, and on features scaled as LIBSVM's svm-scale does
     tables = [(None, "svm_table.md")] + [(scaling, "svm_table_scaled.md") for scaling in svm.SCALINGS]
     svm_stores = {scaling: svm.store_for(svm.store_kind(scaling), name, out) for scaling, _ in tables}
-    hashing_store = svm.store_for("hashing", name, out)
+    scalings = [None, *svm.SCALINGS]
+    hashing_stores = {scaling: svm.store_for(svm.store_kind(scaling, "hashing"), name, out) for scaling in scalings}
     order = [d for d, _, _ in table_slice.datasets if d in wanted]
     stopped = False
     try:
@@ -77,13 +82,16 @@ def main(argv=None) -> int:
                     svm.run_units(units, svm_stores[scaling], svm.run_svm_unit, progress=progress,
                                   n_jobs=args.n_jobs, deadline=deadline,
                                   description=f"kernel SVMs {dataset} ({name}{', scaled' if scaling else ''})")
-        if args.only != "svm":
+        for scaling in scalings if args.only != "svm" else ():
             # the kernel-SVM targets and NRFF's gamma first
-            hashing.kernel_records(budget, out, progress=progress, n_jobs=args.n_jobs, deadline=deadline)
-            computed = replace(hashing_slice, ks=tuple(args.ks)) if args.ks else hashing_slice
-            units = [u for u in hashing.hashing_units(budget, computed, out) if u["dataset"] in wanted]
-            svm.run_units(units, hashing_store, hashing.run_hashing_unit, progress=progress,
-                          n_jobs=args.n_jobs, deadline=deadline, description=f"GCWS/NRFF ({name})")
+            hashing.kernel_records(budget, out, progress=progress, n_jobs=args.n_jobs, deadline=deadline,
+                                   scaling=scaling)
+            slice_ = hashing.slice_for(budget, scaling)
+            computed = replace(slice_, ks=tuple(args.ks)) if args.ks else slice_
+            units = [u for u in hashing.hashing_units(budget, computed, out, scaling) if u["dataset"] in wanted]
+            svm.run_units(units, hashing_stores[scaling], hashing.run_hashing_unit, progress=progress,
+                          n_jobs=args.n_jobs, deadline=deadline,
+                          description=f"GCWS/NRFF ({name}{', scaled' if scaling else ''})")
     except svm.DeadlineReached:
         stopped = True
         print(f"--max-minutes reached: stopped; run again to continue ({out})", file=sys.stderr)
@@ -98,30 +106,33 @@ def main(argv=None) -> int:
                             records=records, scaling=scaling)
         tables_done[scaling] = done
     svm_done = tables_done[None]
-    hashing_done = []
-    if args.only != "svm":
-        units = list(hashing.hashing_units(budget, hashing_slice, out))
-        hashing_done = [d for d in hashing_slice.datasets
-                        if _complete([u for u in units if u["dataset"] == d], hashing_store)]
-    if hashing_done:
-        records = [hashing_store.get(svm.unit_key(**u)) for u in units if u["dataset"] in hashing_done]
-        hashing.write_table(budget, records, hashing.kernel_records(budget, out),
-                            out / name / "hashing_table.md", datasets=hashing_done)
-    if args.figures and out.resolve() == svm.RESULTS and set(hashing_slice.datasets) <= set(hashing_done):
+    hashing_done = {scaling: [] for scaling in scalings}
+    for scaling in scalings if args.only != "svm" else ():
+        units = list(hashing.hashing_units(budget, hashing.slice_for(budget, scaling), out, scaling))
+        done = [d for d in hashing_slice.datasets
+                if _complete([u for u in units if u["dataset"] == d], hashing_stores[scaling])]
+        if done:
+            records = [hashing_stores[scaling].get(svm.unit_key(**u)) for u in units if u["dataset"] in done]
+            hashing.write_table(budget, records, hashing.kernel_records(budget, out, scaling=scaling),
+                                out / name / f"hashing_table{'_scaled' if scaling else ''}.md", datasets=done,
+                                scaling=scaling)
+        hashing_done[scaling] = done
+    all_hashing_done = all(set(hashing_slice.datasets) <= set(done) for done in hashing_done.values())
+    if args.figures and out.resolve() == svm.RESULTS and all_hashing_done:
         # the figures read the same stores (the default directory of quick/full is this one)
-        for figure_id in ("000_fig10", "000_fig16", "000_accuracy_vs_k"):
+        for figure_id in ("000_fig10", "000_fig16", "000_accuracy_vs_k", "000_accuracy_vs_k_scaled"):
             fig = plotting.get_figure(figure_id).build(budget)
             for suffix in ("png", "pdf"):
                 fig.savefig(out / name / f"{figure_id}.{suffix}", dpi=120,
                             metadata={"CreationDate": None} if suffix == "pdf" else None)
             plotting.plt.close(fig)
-    if args.report and out.resolve() == svm.RESULTS and set(hashing_slice.datasets) <= set(hashing_done) \
+    if args.report and out.resolve() == svm.RESULTS and all_hashing_done \
             and all(len(done) == len(table_slice.datasets) for done in tables_done.values()):
         verdicts = [c.run(budget) for c in claims.claims("000") if c.check.__module__ in (svm.__name__, hashing.__name__)]
         claims.write_report(verdicts, out / name, budget=budget,
                             title=claims.paper_title("000") + f" - real-data experiments, slice '{name}'")
     print(f"slice {name!r}: kernel SVM tables done for {svm_done} (scaled: {tables_done['libsvm']}); "
-          f"hashing done for {hashing_done} -> {out}",
+          f"hashing done for {hashing_done[None]} (scaled: {hashing_done['libsvm']}) -> {out}",
           file=sys.stderr)
     return 3 if stopped else 0
 

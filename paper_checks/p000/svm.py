@@ -350,9 +350,10 @@ def _run_unit(runner, unit, deadline):
     return unit_key(**unit), runner(unit)
 
 
-def store_kind(scaling=None) -> str:
-    """The store kind of the kernel-SVM units on features scaled by ``scaling`` (None: "svm")."""
-    return "svm" if scaling is None else f"svm_{scaling}"
+def store_kind(scaling=None, base="svm") -> str:
+    """The store kind of ``base`` units ("svm", "svm_targets", "hashing") on features scaled by
+    ``scaling`` (None: ``base``)."""
+    return base if scaling is None else f"{base}_{scaling}"
 
 
 def svm_records(budget: Budget, *, directory="default", progress: bool | None = None,
