@@ -305,7 +305,7 @@ def test_kernel_svm_records_do_not_depend_on_n_jobs():
 
 def test_scaled_hashing_units_hash_the_scaled_features_with_nrff_at_the_scaled_gamma():
     budget = BUDGETS["test"]
-    assert hashing.SCALED_SLICES["full"].ks == tuple(k for k in hashing.FULL_KS if k <= 256)
+    assert hashing.SCALED_SLICES["full"].ks == tuple(k for k in hashing.FULL_KS if k <= 512)
     assert hashing.slice_for(budget, "libsvm").gap_ks == ()
     quick = hashing.SCALED_SLICES["quick"]
     extra = [u for u in hashing.hashing_units(BUDGETS["quick"], quick, svm.RESULTS, "libsvm")
