@@ -120,10 +120,12 @@ def main(argv=None) -> int:
     all_hashing_done = all(set(hashing_slice.datasets) <= set(done) for done in hashing_done.values())
     if args.figures and out.resolve() == svm.RESULTS and all_hashing_done:
         # the figures read the same stores (the default directory of quick/full is this one)
-        for figure_id in ("000_fig10", "000_fig16", "000_accuracy_vs_k", "000_accuracy_vs_k_scaled"):
-            fig = plotting.get_figure(figure_id).build(budget)
+        for recipe in plotting.figures("000"):
+            if recipe.build.__module__ != hashing.__name__:      # the real-data figures only
+                continue
+            fig = recipe.build(budget)
             for suffix in ("png", "pdf"):
-                fig.savefig(out / name / f"{figure_id}.{suffix}", dpi=120,
+                fig.savefig(out / name / f"{recipe.id}.{suffix}", dpi=120,
                             metadata={"CreationDate": None} if suffix == "pdf" else None)
             plotting.plt.close(fig)
     if args.report and out.resolve() == svm.RESULTS and all_hashing_done \
