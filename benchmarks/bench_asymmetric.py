@@ -100,8 +100,8 @@ def bench_features(repeats, n, M, d=57):
     beta = np.full(d, 0.5 * math.pi / d)
 
     def askrff():
-        ask = AsKRFF("cosh_gaussian", n_components=M, sigma=2.0, beta=beta, random_state=0).fit(X)
-        ask.left(X)
+        ask = AsKRFF(M, kernel="cosh_gaussian", gamma=0.125, beta=beta, random_state=0).fit(X)
+        ask.transform(X)
         ask.right(X)
 
     def rff(k):

@@ -72,7 +72,7 @@ def main(argv=None) -> int:
 
     n_chunks = -(-args.rows // args.chunk_rows)
     sizes = [min(args.chunk_rows, args.rows - c * args.chunk_rows) for c in range(n_chunks)]
-    gcws = GCWS(args.k, random_state=2024).fit()
+    gcws = GCWS(args.k, random_state=2024).fit(np.ones((1, D)))
 
     def run_cluster(malloc_trim: bool, sizes):
         n_chunks = len(sizes)

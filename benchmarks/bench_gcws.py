@@ -99,7 +99,7 @@ def bench_dense(rng, repeats, rows):
     out = []
     for label, X in (("uniform(0, 1)", rng.random((n, d))),
                      ("lognormal(0, 3), heavy tail (stress case)", np.exp(3.0 * rng.standard_normal((n, d))))):
-        model = GCWS(n_components=k, random_state=0)
+        model = GCWS(n_components=k, random_state=0).fit(X[:1])
         generator = WeightedMinHashGenerator(d, sample_size=k, seed=1)
         varlab, peer = Timer(), Timer()
         for _ in range(repeats):
@@ -110,7 +110,7 @@ def bench_dense(rng, repeats, rows):
                         cpu_ratio=(n / varlab.cpu) / (rows / peer.cpu)))
     # both estimate min-max on nonnegative data
     X = rng.random((120, d)) ** 3
-    vl = minmax_errors(lambda Z: np.stack(GCWS(n_components=k, random_state=1).hash(Z), axis=-1), X)
+    vl = minmax_errors(lambda Z: np.stack(GCWS(n_components=k, random_state=1).fit(Z).hash(Z), axis=-1), X)
     gen = WeightedMinHashGenerator(d, sample_size=k, seed=2)
     ds = minmax_errors(lambda Z: np.stack([gen.minhash(row).hashvalues for row in Z]), X)
     return out, dict(varlab=vl, datasketch=ds)
@@ -121,7 +121,7 @@ def bench_sparse(rng, repeats):
     X = sparse_rows(rng, n, d, nnz)
 
     def varlab_end_to_end(data=X):
-        return GCWS(n_components=k, random_state=0).hash(data)
+        return GCWS(n_components=k, random_state=0).fit(data[:1]).hash(data)
 
     def datasketch_end_to_end():
         return WeightedMinHashGenerator(d, sample_size=k, seed=1).minhash_many(X)

@@ -67,9 +67,9 @@ def main(argv=None) -> str:
             models = {
                 "sklearn RBFSampler": RBFSampler(gamma=gamma, n_components=k, random_state=0).fit(X),
                 "varlab RFF gaussian": RFF(k, gamma=gamma, kernel="gaussian", random_state=0).fit(X),
-                "varlab RFF correlation": RFF(k, gamma=1.0, random_state=0).fit(X),
-                "varlab NRFF correlation": RFF(k, gamma=1.0, normalize=True, random_state=0).fit(X),
-                "varlab no-phase correlation": RFF(k, gamma=1.0, phase=False, random_state=0).fit(X),
+                "varlab RFF correlation": RFF(k, gamma=1.0, kernel="correlation", random_state=0).fit(X),
+                "varlab NRFF correlation": RFF(k, gamma=1.0, kernel="correlation", normalize=True, random_state=0).fit(X),
+                "varlab no-phase correlation": RFF(k, gamma=1.0, kernel="correlation", phase=False, random_state=0).fit(X),
             }
             for name, model in models.items():
                 assert model.transform(X[:5]).dtype == dtype, name

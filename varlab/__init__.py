@@ -3,9 +3,9 @@ hashing estimators of kernels (RFF, NRFF, GCWS, ...).
 
 Subpackages: ``kernels`` (exact kernels), ``spectral`` (spectral measures), ``datasets``
 (shipped data), ``theory`` (closed forms: rff, nrff, gcws, each
-symbolic + numeric + mpmath), ``features`` (RFF, GCWS), ``mc`` (Monte Carlo engine),
-``claims`` (paper claims -> verdicts), ``plotting`` (figure recipes), ``adapters``
-(scikit-learn transformers, extra ``ml``).
+symbolic + numeric + mpmath), ``features`` (the estimators, each a scikit-learn transformer:
+RFF, GCWS, GRFF, AsKRFF, RandomMaclaurin), ``mc`` (Monte Carlo engine), ``claims`` (paper
+claims -> verdicts), ``plotting`` (figure recipes).
 """
 from . import claims, datasets, features, kernels, mc, spectral, theory
 

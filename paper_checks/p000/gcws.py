@@ -49,7 +49,8 @@ def collision_rates(pairs, k: int, seed, zero_bit: bool):
     """Per pair: the GCWS estimate of GMM over k samples (fresh hashes per pair)."""
     rates = []
     for (u, v), child in zip(pairs, seed.spawn(len(pairs))):
-        hashes = GCWS(k, random_state=child).hash(np.vstack([u, v]))
+        pair = np.vstack([u, v])
+        hashes = GCWS(k, random_state=child).fit(pair).hash(pair)
         rates.append(float(gmm_estimate((hashes[0][0], hashes[1][0]), (hashes[0][1], hashes[1][1]),
                                         zero_bit=zero_bit)))
     return np.array(rates)

@@ -195,7 +195,7 @@ def fig1_trials(run, n_trials=None):
         for log2m in FIG1_LOG2M:
             rows = []
             for trial in range(n_trials):
-                ask = AsKRFF(kernel, n_components=int(2 ** log2m), sigma=FIG1_SIGMA, masses="estimated",
+                ask = AsKRFF(int(2 ** log2m), kernel=kernel, gamma=1.0 / (2.0 * FIG1_SIGMA ** 2), masses="estimated",
                              n_subset=FIG1_NS, random_state=run.seed(f"{kernel}-{log2m}-{trial}"),
                              **{name: vector}).fit(X)
                 rows.append([ask.masses_[p] for p in _USED])
@@ -241,7 +241,7 @@ def eq12_printed_sign(run):
     details, worst = [], 0.0
     for kernel, name in KERNELS.items():
         vector = 2.0 if name == "shift" else 0.5 * math.pi
-        ask = AsKRFF(kernel, n_components=1024, sigma=FIG1_SIGMA, random_state=run.seed(kernel),
+        ask = AsKRFF(1024, kernel=kernel, gamma=1.0 / (2.0 * FIG1_SIGMA ** 2), random_state=run.seed(kernel),
                      **{name: vector}).fit(X)
         right = estimate_total_masses(ask, X, printed_sign=False)["imaginary_positive"]
         printed = estimate_total_masses(ask, X, printed_sign=True)["imaginary_positive"]
@@ -386,10 +386,10 @@ def concatenated_map(run):
     details, ok = [], True
     for kernel, name in KERNELS.items():
         vector = 2.0 / 4 if name == "shift" else 0.5 * math.pi / 4
-        ask = AsKRFF(kernel, n_components=4096, sigma=2.0, random_state=run.seed(kernel), **{name: vector}).fit(X)
+        ask = AsKRFF(4096, kernel=kernel, gamma=1.0 / (2.0 * 2.0 ** 2), random_state=run.seed(kernel), **{name: vector}).fit(X)
         K = asymmetric_gram(kernel, X, X, 2.0, ask.vector_)
         norm = np.linalg.norm(K)
-        asy = np.linalg.norm(ask.gram(X) - K) / norm
+        asy = np.linalg.norm(ask.kernel_estimate(X) - K) / norm
         Sym = 0.5 * (K + K.T)
         sym_exact = np.linalg.norm(Sym - K) / norm
         phi = ask.concatenated(X)

@@ -67,7 +67,7 @@ def _accuracy(F_train, y_train, F_test, y_test, log2_c, folds, jobs):
 def features(kernel, X_train, random_state):
     """The fitted AsKRFF (M = 2d, masses by Eq. 12 on N_s = 50 rows of X_train)."""
     d = X_train.shape[1]
-    return AsKRFF(kernel, n_components=2 * d, sigma=SIGMA, masses="estimated", n_subset=N_SUBSET,
+    return AsKRFF(2 * d, kernel=kernel, gamma=1.0 / (2.0 * SIGMA ** 2), masses="estimated", n_subset=N_SUBSET,
                   random_state=random_state, **{KERNELS[kernel]: kernel_vector(kernel, d)}).fit(X_train)
 
 

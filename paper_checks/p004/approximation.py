@@ -79,7 +79,7 @@ def exact(kernel: str, r) -> np.ndarray:
 def estimate(kernel: str, method: str, X, s: int, seed) -> np.ndarray:
     """K~ of one trial (4s real features for every method)."""
     if method in GRFF_METHODS:
-        maps = GRFF(measure(kernel, X.shape[1]), n_components=s, random_state=seed, **GRFF_METHODS[method]).fit(X)
+        maps = GRFF(s, kernel=measure(kernel, X.shape[1]), random_state=seed, **GRFF_METHODS[method]).fit(X)
         return maps.kernel_estimate(X)
     if method == "RM":
         Z = RandomMaclaurin(4 * s, degree=DEGREE, gamma=GAMMA, coef0=COEF0, random_state=seed).fit_transform(X)

@@ -196,7 +196,7 @@ def gram_errors(kernel: Kernel, X, methods, s_values, trials: int, random_state:
         errors = np.empty((trials, len(s_values)))
         for j, s in enumerate(s_values):
             for t in range(trials):       # each trial draws new frequencies
-                maps = GRFF(measure, n_components=s, random_state=_seed(random_state, label, method, s, t),
+                maps = GRFF(s, kernel=measure, random_state=_seed(random_state, label, method, s, t),
                             **METHODS[method]).fit(X)
                 errors[t, j] = np.linalg.norm(K - maps.kernel_estimate(X)) / norm
         out[method] = errors
@@ -332,9 +332,9 @@ def _regression_features(kernel, method, s, X_train, seed):
     """The fitted feature map of ``method`` as a function of X: GRFF's left map (2s columns per
     part), or 4s columns of Random Maclaurin / TensorSketch for the dot-product form."""
     if method in METHODS:
-        maps = GRFF(kernel.measure(X_train.shape[1]), n_components=s, random_state=seed,
+        maps = GRFF(s, kernel=kernel.measure(X_train.shape[1]), random_state=seed,
                     **METHODS[method]).fit(X_train)
-        return maps.left
+        return maps.transform
     degree, gamma, coef0 = kernel.dot_product
     if method == "RM":
         return RandomMaclaurin(4 * s, degree=degree, gamma=gamma, coef0=coef0, random_state=seed).fit(X_train).transform

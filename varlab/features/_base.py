@@ -1,20 +1,179 @@
-"""A tiny base for feature maps: scikit-learn's parameter protocol without scikit-learn.
+"""The base of every feature map: a scikit-learn transformer registered on definition.
 
-``get_params``/``set_params``/``repr`` are read off the ``__init__`` signature, so that
-parameters are stored unchanged by ``__init__`` and validated only in ``fit`` (the
-scikit-learn rule). The scikit-learn adapters in ``varlab.adapters`` wrap these classes.
+:class:`FeatureMap` is ``BaseEstimator`` + ``TransformerMixin`` (with feature names
+``<name>0, <name>1, ...`` and ``set_output``); it owns what every map shares:
+
+* parameter validation: ``_parameter_constraints`` (scikit-learn's declarative constraints; a
+  varlab-declared parameter such as ``gamma`` takes its domain from
+  :mod:`varlab.theory.parameters` through :func:`declared`), checked at ``fit``;
+* input validation: ``validate_data`` (``n_features_in_``, ``feature_names_in_``, finite values,
+  sparse input where the class accepts it, float32 kept where it computes in floating point);
+* the fitted check (``check_is_fitted``) before ``transform`` and every other output method;
+* registration: ``class MyMap(FeatureMap, name="my_map")`` adds the class to the registry
+  (:func:`available_feature_maps`) over which the contract tests run scikit-learn's
+  ``parametrize_with_checks``, pipelines, pickling and dtypes, so a new map is covered with no
+  edit of a list.
+
+A subclass implements ``_fit(X)`` (draw its randomness for the validated ``X``; returns the
+number of output columns) and ``_transform(X)``.
+
+One rule for ``n_components`` in every map: it counts the random draws the estimate averages
+over (frequencies, per part for the maps with several parts, or hash samples); each draw gives
+the map's fixed number of output columns: 1 (RFF, RandomMaclaurin), 4 per frequency pair of a
+signed kernel or 2 of a positive one (GRFF), 6 (AsKRFF), 2^b one-hot columns (GCWS). This is
+also what scikit-learn's own checks assume (any n_components >= 1 is valid).
+
+``ParamsMixin`` gives the same ``get_params``/``set_params``/``repr`` protocol to objects that
+are not estimators (the samplers).
 """
 from __future__ import annotations
 
 import inspect
+import re
+from numbers import Integral, Real
+from typing import ClassVar
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
+from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import Interval, InvalidParameterError
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .._registry import Registry
+
+__all__ = ["FeatureMap", "NotFittedError", "ParamsMixin", "available_feature_maps", "declared",
+           "angles", "RANDOM_STATE"]
+
+_REGISTRY = Registry("feature map", "varlab.features")
+_NAMES_X = re.compile(r"\b[XY]\b")
+
+#: the random_state values varlab accepts (scikit-learn's plus numpy Generator and SeedSequence)
+RANDOM_STATE = ["random_state", np.random.Generator, np.random.SeedSequence]
 
 
-class NotFittedError(ValueError, AttributeError):
-    """A method that needs fitted attributes was called before ``fit`` (as in scikit-learn)."""
+def available_feature_maps() -> dict[str, type]:
+    """The registered feature-map classes, by name (sorted)."""
+    return _REGISTRY.by_name()
+
+
+def declared(name: str) -> Interval:
+    """scikit-learn's Interval for the varlab-declared parameter ``name`` (its domain in
+    :mod:`varlab.theory.parameters`), e.g. ``declared("gamma")`` is Interval(Real, 0, None,
+    closed="neither")."""
+    from ..theory.parameters import parameter
+
+    declaration = parameter(name)
+    closed = {(False, False): "both", (True, False): "right", (False, True): "left", (True, True): "neither"}
+    low_open = declaration.low_open or declaration.low is None
+    high_open = declaration.high_open or declaration.high is None
+    return Interval(Integral if declaration.integer else Real, declaration.low, declaration.high,
+                    closed=closed[(low_open, high_open)])
+
+
+class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
+    """Base class of varlab's feature maps (see the module docstring).
+
+    Class attributes a subclass may set: ``name`` (given as ``name=`` in the class statement),
+    ``accept_sparse`` (False, or "csr" when ``_transform`` takes CSR input), ``dtypes`` (the
+    floating dtypes kept as they are; others become the first), ``output_dtypes`` (what
+    ``transform`` returns for them, for scikit-learn's ``preserves_dtype`` tag).
+    """
+
+    name: ClassVar[str | None] = None
+    accept_sparse: ClassVar[bool | str] = "csr"
+    dtypes: ClassVar[tuple] = (np.float64, np.float32)
+    output_dtypes: ClassVar[tuple[str, ...]] = ("float64", "float32")
+    _parameter_constraints: ClassVar[dict] = {}
+
+    def __init_subclass__(cls, name: str | None = None, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if name is not None:
+            _REGISTRY.add(cls, name)
+            cls.name = name
+
+    # -- validation ---------------------------------------------------------------------------
+    def _validate_params(self):
+        """scikit-learn's constraints, and no bool where a number is meant (``n_components=True``
+        passes ``Interval(Integral)``, since bool is an int)."""
+        super()._validate_params()
+        for name, value in self.get_params(deep=False).items():
+            if isinstance(value, (bool, np.bool_)) and "boolean" not in self._parameter_constraints.get(name, ()):
+                raise InvalidParameterError(f"The {name!r} parameter of {type(self).__name__} must be a "
+                                            f"number, not a bool. Got {value!r} instead.")
+
+    def _validated(self, X, *, reset: bool, name: str = "X"):
+        """``validate_data`` whose messages always name the argument (``X`` or ``Y``)."""
+        try:
+            return validate_data(self, X, accept_sparse=self.accept_sparse, dtype=list(self.dtypes),
+                                 reset=reset)
+        except (ValueError, TypeError) as error:
+            message = str(error)
+            if _NAMES_X.search(message):
+                raise
+            try:
+                renamed = type(error)(f"{name}: {message}")
+            except Exception:  # an exception type with another constructor
+                renamed = (ValueError if isinstance(error, ValueError) else TypeError)(f"{name}: {message}")
+            raise renamed from error
+
+    def _checked_input(self, X, name: str = "X"):
+        """The fitted check, then ``X`` validated against the fit (width, names, dtype)."""
+        check_is_fitted(self)
+        return self._validated(X, reset=False, name=name)
+
+    # -- the scikit-learn protocol -------------------------------------------------------------
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Validate the parameters and ``X`` and draw the map's randomness for X's width (rows
+        are used only where the map says so); ``y`` is ignored. Returns ``self``."""
+        X = self._validated(X, reset=True)
+        self._n_features_out = int(self._fit(X))
+        return self
+
+    def transform(self, X):
+        """The features of every row of ``X``: shape (n_samples, n_features_out)."""
+        return self._transform(self._checked_input(X))
+
+    def kernel_estimate(self, X, Y=None) -> np.ndarray:
+        """The kernel estimate K~[i, j] between the rows of ``X`` and ``Y`` (``Y = X`` if None):
+        ``transform(X) @ transform(Y).T`` for a symmetric map (maps with a left and a right
+        embedding override it)."""
+        left = self.transform(X)
+        right = left if Y is None else self.transform(Y)
+        product = left @ right.T
+        return product.toarray() if hasattr(product, "toarray") else np.asarray(product)
+
+    def _fit(self, X) -> int:
+        raise NotImplementedError
+
+    def _transform(self, X):
+        raise NotImplementedError
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = bool(self.accept_sparse)
+        tags.transformer_tags.preserves_dtype = list(self.output_dtypes)
+        return tags
+
+
+def angles(X, W, name: str = "X") -> np.ndarray:
+    """X W^T, the phases <w, x> of every row of ``X`` (dense or CSR) against the frequency rows of
+    ``W``, in X's dtype; ValueError naming ``name`` where one overflows (its cosine would be
+    NaN)."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        product = X @ W.T.astype(X.dtype, copy=False)
+    product = np.asarray(product)
+    if not np.all(np.isfinite(product)):
+        largest = float(abs(X).max()) if X.size else 0.0
+        raise ValueError(f"{name}: the phases <w, x> overflow {product.dtype} (largest |entry| of {name}: "
+                         f"{largest:.3g}, of the frequencies: {float(np.max(np.abs(W))):.3g}); rescale {name}"
+                         f"{' or pass float64 data' if product.dtype != np.float64 else ''}")
+    return product
 
 
 class ParamsMixin:
-    """``get_params``, ``set_params`` and ``__repr__`` from the ``__init__`` signature."""
+    """``get_params``, ``set_params`` and ``__repr__`` from the ``__init__`` signature (for
+    objects that are not estimators, e.g. samplers)."""
 
     @classmethod
     def _parameters(cls) -> dict:
@@ -27,7 +186,7 @@ class ParamsMixin:
         return {name: getattr(self, name) for name in self._parameters()}
 
     def set_params(self, **params):
-        """Set constructor parameters; they are validated at the next ``fit``."""
+        """Set constructor parameters; they are validated at the next use."""
         valid = self._parameters()
         for name, value in params.items():
             if name not in valid:

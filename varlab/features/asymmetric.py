@@ -8,8 +8,9 @@ M frequencies are drawn from each normalised part (omega ~ mu_R+, zeta ~ mu_R-, 
     s(x - y) = ||R+|| phi(omega,x).phi(omega,y) - ||R-|| phi(zeta,x).phi(zeta,y)
                - 2 ||I+|| phi(nu,x).psi(nu,y)                                         (Eq. 7)
 
-is an unbiased estimate of k(x - y). An asymmetric kernel needs two embeddings: ``left(X)`` and
-``right(Y)`` (each (n, 6M), real) with left(X) @ right(Y).T = [s(x_i - y_j)]. ``concatenated(X)``
+is an unbiased estimate of k(x - y). An asymmetric kernel needs two embeddings: ``transform(X)``
+(the left one) and ``right(Y)`` (each (n, 6M), real) with transform(X) @ right(Y).T =
+[s(x_i - y_j)] (``kernel_estimate``). ``concatenated(X)``
 is §5.3's single map for a linear classifier, with its i dropped (a real classifier cannot use
 it); ``symmetric_features(X)`` the RFF map of the symmetric part (k(D) + k(-D))/2 ("Sym" of
 Table 1). Total masses are the exact ones (``masses="exact"``) or estimated by Eq. (12)
@@ -18,8 +19,8 @@ Table 1). Total masses are the exact ones (``masses="exact"``) or estimated by E
 
 >>> import numpy as np
 >>> X = np.random.default_rng(0).random((5, 3))
->>> ask = AsKRFF("shift_gaussian", n_components=20000, sigma=2.0, shift=0.3, random_state=0).fit(X)
->>> G = ask.left(X) @ ask.right(X).T           # estimates k(x_i - x_j), not symmetric
+>>> ask = AsKRFF(n_components=10000, kernel="shift_gaussian", gamma=0.125, shift=0.3, random_state=0).fit(X)
+>>> G = ask.kernel_estimate(X)                 # transform(X) @ right(X).T: k(x_i - x_j), not symmetric
 >>> G.shape
 (5, 5)
 """
@@ -27,13 +28,16 @@ from __future__ import annotations
 
 import math
 
+from numbers import Integral, Real
+
 import numpy as np
 import scipy.optimize
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from .. import _random, _validate
 from ..spectral import get_measure
 from ..spectral.asymmetric import kernel_value
-from ._base import NotFittedError, ParamsMixin
+from ._base import RANDOM_STATE, FeatureMap, angles, declared
 
 __all__ = ["AsKRFF", "estimate_total_masses", "fit_total_masses", "asymmetric_gram"]
 
@@ -41,30 +45,18 @@ _KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 _USED = ("real_positive", "real_negative", "imaginary_positive")
 
 
-def _angles(X, W, name):
-    """X W^T, the phases <w, x>; ValueError naming ``name`` where one overflows float64 (its
-    cosine would be NaN)."""
-    with np.errstate(over="ignore", invalid="ignore"):
-        angles = X @ W.T
-    if not np.all(np.isfinite(angles)):
-        raise ValueError(f"{name}: the phases <w, x> overflow float64 (largest |entry| of {name}: "
-                         f"{float(np.max(np.abs(X))):.3g}, of the frequencies: {float(np.max(np.abs(W))):.3g}); "
-                         f"rescale {name}")
-    return angles
-
-
 def _trig_features(X, W, name="X"):
     """[cos XW^T, sin XW^T] / sqrt(M): the phi of Eq. (8) for every row of X, shape (n, 2M)."""
-    angles = _angles(X, W, name)
+    phases = angles(X, W, name)
     M = W.shape[0]
-    return np.hstack([np.cos(angles), np.sin(angles)]) / math.sqrt(M)
+    return np.hstack([np.cos(phases), np.sin(phases)]) / math.sqrt(M)
 
 
 def _psi(X, W, name="X"):
     """psi of Eq. (8): [-sin XW^T, cos XW^T] / sqrt(M)."""
-    angles = _angles(X, W, name)
+    phases = angles(X, W, name)
     M = W.shape[0]
-    return np.hstack([-np.sin(angles), np.cos(angles)]) / math.sqrt(M)
+    return np.hstack([-np.sin(phases), np.cos(phases)]) / math.sqrt(M)
 
 
 def asymmetric_gram(kernel, X, Y, sigma, vector) -> np.ndarray:
@@ -74,27 +66,58 @@ def asymmetric_gram(kernel, X, Y, sigma, vector) -> np.ndarray:
     return kernel_value(kernel, X[:, None, :] - Y[None, :, :], sigma, vector)
 
 
-class AsKRFF(ParamsMixin):
+class AsKRFF(FeatureMap, name="askrff"):
     """Random Fourier features of an asymmetric 002 kernel (Alg. 1-2).
 
     Parameters
     ----------
-    kernel : "shift_gaussian" | "sinh_gaussian" | "cosh_gaussian"
-    n_components : int, M frequencies per part (the maps have 6M columns)
-    sigma : float > 0, bandwidth
-    shift : float or (d,) vector r (shift_gaussian; a float means r = shift * 1)
-    beta : float or (d,) vector beta (sinh/cosh; a float means beta = beta * 1)
-    method : "exact" | "rejection", how frequencies of the parts are drawn
-    masses : "exact" | "estimated" (Eq. 12 on ``n_subset`` rows of the fit data)
-    n_subset : int, N_s of Eq. (12)
-    random_state : seed (None, int, SeedSequence, Generator)
+    n_components : int, default=100
+        M, the number of frequencies drawn from each part (varlab's rule: n_components counts the
+        random draws). ``transform`` and ``right`` have 6M columns (cos and sin of omega, zeta
+        and nu).
+    kernel : {"shift_gaussian", "sinh_gaussian", "cosh_gaussian"}, default="shift_gaussian"
+        002's kernels, Eq. (9)-(11).
+    gamma : float > 0, default=0.5
+        Bandwidth as in scikit-learn's RBF kernel: gamma = 1 / (2 sigma^2) for 002's sigma.
+    shift : None, float or (d,) vector, default=None
+        The shift r of the shift_gaussian kernel (a float means r = shift * 1; None: 0.5 * 1, the
+        measure's default). Must be None for the other kernels.
+    beta : None, float or (d,) vector, default=None
+        The beta of sinh_gaussian / cosh_gaussian (as ``shift``); must be None for shift_gaussian.
+    method : {"exact", "rejection"}, default="exact"
+        How frequencies of the parts are drawn.
+    masses : {"exact", "estimated"}, default="exact"
+        The parts' total masses: exact, or Eq. (12) on ``n_subset`` rows of the fit data.
+    n_subset : int >= 2, default=50
+        N_s of Eq. (12).
+    random_state : None, int, Generator, SeedSequence or RandomState
+
+    Attributes: ``frequencies_`` {part: (M, d)}, ``masses_`` {part: mass}, ``measure_``,
+    ``vector_`` (the shift or beta vector), ``n_features_in_``.
+
+    ``transform(X)`` is the left map and ``right(Y)`` the right one: transform(X) @ right(Y).T
+    (``kernel_estimate``) estimates K[i, j] = k(x_i - y_j), which is not symmetric.
     """
 
-    def __init__(self, kernel="shift_gaussian", n_components=100, sigma=1.0, shift=None, beta=None,
-                 method="exact", masses="exact", n_subset=50, random_state=None):
-        self.kernel = kernel
+    accept_sparse = False          # Eq. (12) needs the exact dense Gram of a subset
+    _parameter_constraints = {
+        "n_components": [declared("k")],
+        "kernel": [StrOptions(set(_KERNELS))],
+        "gamma": [declared("gamma")],
+        "shift": ["array-like", Real, None],
+        "beta": ["array-like", Real, None],
+        "method": [StrOptions({"exact", "rejection"})],
+        "masses": [StrOptions({"exact", "estimated"})],
+        "n_subset": [Interval(Integral, 2, None, closed="left")],
+        "random_state": RANDOM_STATE,
+    }
+
+    def __init__(self, n_components: int = 100, *, kernel: str = "shift_gaussian", gamma: float = 0.5,
+                 shift=None, beta=None, method: str = "exact", masses: str = "exact", n_subset: int = 50,
+                 random_state=None):
         self.n_components = n_components
-        self.sigma = sigma
+        self.kernel = kernel
+        self.gamma = gamma
         self.shift = shift
         self.beta = beta
         self.method = method
@@ -102,29 +125,29 @@ class AsKRFF(ParamsMixin):
         self.n_subset = n_subset
         self.random_state = random_state
 
+    @property
+    def sigma(self) -> float:
+        """002's bandwidth sigma = 1 / sqrt(2 gamma)."""
+        return 1.0 / math.sqrt(2.0 * float(self.gamma))
+
     # -- fit ------------------------------------------------------------------------------------
     def _vector(self, d):
-        _validate.choice(self.kernel, "kernel", _KERNELS)
         name = "shift" if self.kernel == "shift_gaussian" else "beta"
         other = "beta" if name == "shift" else "shift"
-        value = getattr(self, name)
         if getattr(self, other) is not None:
             raise ValueError(f"{other} is not a parameter of the {self.kernel} kernel; give {name}")
-        if value is None:
-            raise ValueError(f"{name} is required for the {self.kernel} kernel (a float or a vector of length d)")
-        vector = _validate.real_array(value, name)
+        value = getattr(self, name)
+        vector = _validate.real_array(0.5 if value is None else value, name)
         if vector.ndim == 0:
             vector = np.full(d, float(vector))
         if vector.shape != (d,):
             raise ValueError(f"{name} must be a float or a vector of length d = {d}, got shape {vector.shape}")
         return name, vector
 
-    def fit(self, X, y=None):
+    def _fit(self, X) -> int:
         """Draw the frequencies for data of X's width (and estimate the masses from X if asked)."""
-        X = _validate.data_matrix(X, "X", allow_sparse=False)
         d = X.shape[1]
-        M = _validate.positive_int(self.n_components, "n_components")
-        _validate.choice(self.masses, "masses", ("exact", "estimated"))
+        M = int(self.n_components)
         name, vector = self._vector(d)
         measure = get_measure(self.kernel, sigma=self.sigma, method=self.method, **{name: vector})
         rng = _random.generator(self.random_state)
@@ -137,48 +160,40 @@ class AsKRFF(ParamsMixin):
         if self.masses == "exact":
             self.masses_ = {part: exact[part] for part in _USED}
         else:
-            n_subset = _validate.positive_int(self.n_subset, "n_subset", minimum=2)
-            rows = rng.choice(X.shape[0], size=min(n_subset, X.shape[0]), replace=False)
+            rows = rng.choice(X.shape[0], size=min(int(self.n_subset), X.shape[0]), replace=False)
             self.masses_ = estimate_total_masses(self, np.asarray(X[rows], dtype=float))
-        self.n_features_in_ = d
-        return self
-
-    def _check(self, X, name):
-        if not hasattr(self, "frequencies_"):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit first")
-        X = np.asarray(_validate.data_matrix(X, name, allow_sparse=False), dtype=float)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"{name} has {X.shape[1]} columns; the map was fitted on {self.n_features_in_}")
-        return X
+        return 6 * M
 
     # -- blocks ---------------------------------------------------------------------------------
     def blocks(self, X, name="X"):
         """{part: phi(w_part, X)} and psi(nu, X): the unscaled Eq. (8) maps, each (n, 2M)."""
-        X = self._check(X, name)
+        return self._blocks(self._checked_input(X, name), name)
+
+    def _blocks(self, X, name):
         W = self.frequencies_
         return ({part: _trig_features(X, W[part], name) for part in _USED},
                 _psi(X, W["imaginary_positive"], name))
 
-    def left(self, X):
-        """(n, 6M): [sqrt R+ phi(omega, x), sqrt R- phi(zeta, x), sqrt(2 I+) phi(nu, x)]."""
-        phi, _ = self.blocks(X)
+    def _transform(self, X):
+        """(n, 6M) left map: [sqrt R+ phi(omega, x), sqrt R- phi(zeta, x), sqrt(2 I+) phi(nu, x)]."""
+        phi, _ = self._blocks(X, "X")
         m = self.masses_
         return np.hstack([math.sqrt(m["real_positive"]) * phi["real_positive"],
                           math.sqrt(m["real_negative"]) * phi["real_negative"],
                           math.sqrt(2 * m["imaginary_positive"]) * phi["imaginary_positive"]])
 
     def right(self, Y):
-        """(n, 6M): [sqrt R+ phi(omega, y), -sqrt R- phi(zeta, y), -sqrt(2 I+) psi(nu, y)], so that
-        left(X) @ right(Y).T = s(x_i - y_j) of Eq. (7)."""
+        """(n, 6M) right map: [sqrt R+ phi(omega, y), -sqrt R- phi(zeta, y), -sqrt(2 I+) psi(nu, y)],
+        so that transform(X) @ right(Y).T = s(x_i - y_j) of Eq. (7)."""
         phi, psi = self.blocks(Y, "Y")
         m = self.masses_
         return np.hstack([math.sqrt(m["real_positive"]) * phi["real_positive"],
                           -math.sqrt(m["real_negative"]) * phi["real_negative"],
                           -math.sqrt(2 * m["imaginary_positive"]) * psi])
 
-    def gram(self, X, Y=None):
-        """left(X) @ right(Y).T, the estimate of K[i, j] = k(x_i - y_j) (Y = X if omitted)."""
-        return self.left(X) @ self.right(X if Y is None else Y).T
+    def kernel_estimate(self, X, Y=None):
+        """transform(X) @ right(Y).T, the estimate of K[i, j] = k(x_i - y_j) (Y = X if omitted)."""
+        return self.transform(X) @ self.right(X if Y is None else Y).T
 
     def concatenated(self, X):
         """§5.3's map [sqrt R+ phi(omega), (i) sqrt R- phi(zeta), sqrt(2 I+) phi(nu), sqrt(2 I+)

@@ -23,9 +23,9 @@ On dask.distributed, remove ``MALLOC_TRIM_THRESHOLD_`` from the workers' environ
 adaptive mmap threshold off, and GCWS's hashing tiles then run about 2.5 times slower
 (benchmarks/bench_chunked.py measures both).
 
-An unfitted estimator is fitted first, without looking at the data: ``GCWS.fit()`` draws its
-key; ``RFF.fit`` is given one row of ones of the data's width and dtype (it uses only the
-shape and dtype). Other estimators must be fitted already.
+An unfitted GCWS or RFF is fitted first, without looking at the data: its ``fit`` is given one
+row of ones of the data's width and dtype (GCWS draws its key, RFF its frequencies and phases;
+both use only the shape and dtype). Other estimators must be fitted already.
 """
 from __future__ import annotations
 
@@ -78,14 +78,10 @@ def _width_and_dtype(block):
 
 
 def _ensure_fitted(estimator, width: int, dtype):
-    """Fit a GCWS (key) or an RFF (frequencies, from width and dtype only) that is not fitted."""
-    if isinstance(estimator, GCWS):
-        if "key_" not in estimator.__dict__:
-            estimator.fit()
-        return estimator
+    """Fit a GCWS (key) or an RFF (frequencies) that is not fitted, from width and dtype only."""
     if hasattr(estimator, "n_features_in_"):
         return estimator
-    if isinstance(estimator, RFF):
+    if isinstance(estimator, (GCWS, RFF)):
         dtype = dtype if dtype in (np.float32, np.float64) else np.float64
         return estimator.fit(np.ones((1, width), dtype=dtype))
     raise NotFittedError(f"estimator {type(estimator).__name__} is not fitted: fit it before "
@@ -102,14 +98,11 @@ def _apply(block, estimator, method: str):
 
 
 def _output_width(estimator, method: str) -> int:
-    if isinstance(estimator, GCWS):
-        k, b, _, _ = estimator._checked_parameters()
-        if method == "hash":
-            return 2 * k
-        if b is None:
-            raise ValueError("b must be set (an integer in [1, 32]) to transform; got b=None")
-        return (1 << b) * k
-    return int(estimator.frequencies_.shape[1])
+    if method == "hash":
+        return 2 * int(estimator.n_components)
+    if isinstance(estimator, GCWS) and estimator.b is None:
+        raise ValueError("b must be set (an integer in [1, 32]) to transform; got b=None")
+    return int(estimator._n_features_out)
 
 
 def _dask_map(estimator, method: str, X):
@@ -210,7 +203,7 @@ def hash_chunks(gcws, X, *, chunk_rows=None):
     """
     if not isinstance(gcws, GCWS):
         raise TypeError(f"gcws must be a varlab.features.GCWS, got {type(gcws).__name__}")
-    k = gcws._checked_parameters()[0]
+    k = int(gcws.n_components)
     result = transform_chunks(gcws, X, method="hash", chunk_rows=chunk_rows)
     if _is_dask_array(result) or isinstance(result, np.ndarray):
         return _split(result, k)

@@ -58,11 +58,15 @@ width 2^b k with exactly k ones.
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 import scipy.sparse as sp
 
+from sklearn.utils._param_validation import Interval
+
 from .. import _random, _validate
-from ._base import ParamsMixin
+from ._base import RANDOM_STATE, FeatureMap
 
 __all__ = ["GCWS", "gmm_estimate", "bbit_code"]
 
@@ -121,11 +125,11 @@ def _check_center(center):
 
 
 def _prepare(X, mu):
-    X = _validate.data_matrix(X, "X")
+    """A validated X (dense, or CSR with its duplicates summed) against the centre's length."""
     if mu is not None and mu.shape[0] != X.shape[1]:
         raise ValueError(f"center must have length n_features = {X.shape[1]}, got {mu.shape[0]}")
-    if sp.issparse(X):
-        X = sp.csr_matrix(X)
+    if sp.issparse(X) and not X.has_canonical_format:
+        X = X.copy()
         X.sum_duplicates()
     return X
 
@@ -604,97 +608,93 @@ def gmm_estimate(hash_u, hash_v, *, zero_bit: bool = False) -> np.ndarray:
 # Public class
 # ------------------------------------------------------------------------------------------
 
-class GCWS(ParamsMixin):
+class GCWS(FeatureMap, name="gcws"):
     """Generalized consistent weighted sampling (paper 000, Algorithm 1; 0-bit/b-bit, Sec. 1.4).
 
     Parameters
     ----------
     n_components : int in [1, 2**32], default=256
-        k, the number of samples (i*, t*) per vector (the name scikit-learn and :class:`RFF` use
-        for the number of random features).
+        k, the number of samples (i*, t*) per vector. GCWS is the one hashing map: ``transform``
+        codes each of the k samples into a one-hot block of 2^b columns (2^b k columns, k ones
+        per row); ``hash`` returns the k samples themselves.
     b : int in [1, 32] or None, default=8
         Bits kept per sample by :meth:`code` and :meth:`transform` (None: hashing only; 000
         recommends b >= 4, 001 uses b = 8).
     zero_bit : bool, default=False
-        0-bit GCWS: coding and :meth:`estimate` use i* only (000, Eq. 13); otherwise (i*, t*).
-        The default is the full sample because its collision rate is the exact, unbiased GMM
-        estimate of Theorem 1 (Eq. 10-12), while 0-bit is an approximation (Eq. 13) to opt into.
+        0-bit GCWS: coding and :meth:`kernel_estimate` use i* only (000, Eq. 13); otherwise
+        (i*, t*). The default is the full sample because its collision rate is the exact,
+        unbiased GMM estimate of Theorem 1 (Eq. 10-12), while 0-bit is an approximation (Eq. 13)
+        to opt into.
     center : None or 1-d array of length n_features, default=None
         Centre vector mu of Eq. (4), one for all rows (None: mu = 0, Eq. 7).
     random_state : None, int, numpy Generator, SeedSequence or RandomState, default=None
-        Source of the 64-bit key of the counter-based randomness.
-
-    Following scikit-learn, ``__init__`` only stores the parameters (unchanged); they are
-    validated by :meth:`fit`, :meth:`hash`, :meth:`code` and :meth:`transform`.
+        Source of the 64-bit key of the counter-based randomness, drawn at ``fit``.
 
     Attributes
     ----------
     key_ : int
-        The 64-bit key, drawn from ``random_state`` by :meth:`fit` or at the first
-        :meth:`hash`/:meth:`transform`, then kept (so that every later hash is consistent with
-        the first); ``fit()`` or ``set_params(random_state=...)`` draws a new one. Two GCWS
-        objects with the same key, k and centre hash identically.
+        The 64-bit key drawn by :meth:`fit`. Two GCWS objects with the same key, k and centre
+        hash identically; hashing uses nothing else of the data seen by ``fit`` than its width.
+    n_features_in_ : int
 
     ``hash(X)`` returns (i_star, t_star), int64 arrays of shape (n, k); i* indexes the 2D
     transformed coordinates, 0-based (2i: u_i > mu_i, 2i + 1: u_i <= mu_i). Rows must be finite
     and not all-zero after centring (ValueError otherwise); u - mu may exceed the float64 range
-    (its logarithm is formed without overflow).
+    (its logarithm is formed without overflow). Dense or CSR input, float32 or float64 (hashed in
+    float64: a row hashes the same in every dtype and layout).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import GCWS
+    >>> from varlab.kernels import gmm
+    >>> X = np.random.default_rng(0).standard_normal((3, 4))
+    >>> gcws = GCWS(n_components=4096, b=4, random_state=0).fit(X)
+    >>> gcws.transform(X).shape                 # 2^b columns per sample, k ones per row
+    (3, 65536)
+    >>> bool(np.abs(gcws.kernel_estimate(X) - gmm(X)).max() < 0.05)
+    True
     """
 
-    def __init__(self, n_components=256, *, b=8, zero_bit=False, center=None, random_state=None):
+    output_dtypes = ("float64",)
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, _random.MAX_SAMPLE, closed="both")],
+        "b": [Interval(Integral, 1, _MAX_B, closed="both"), None],
+        "zero_bit": ["boolean"],
+        "center": ["array-like", None],
+        "random_state": RANDOM_STATE,
+    }
+
+    def __init__(self, n_components: int = 256, *, b: int | None = 8, zero_bit: bool = False, center=None,
+                 random_state=None):
         self.n_components = n_components
         self.b = b
         self.zero_bit = zero_bit
         self.center = center
         self.random_state = random_state
 
-    # -- parameters ------------------------------------------------------------------------
-    def _checked_parameters(self):
-        """(k, b, zero_bit, mu) validated from the stored parameters."""
-        k = _validate.positive_int(self.n_components, "n_components")
-        if k > _random.MAX_SAMPLE:
-            raise ValueError(f"n_components must be an integer in [1, {_random.MAX_SAMPLE}], got {k}")
-        b = None if self.b is None else _check_b(self.b)
-        return k, b, _check_bool(self.zero_bit, "zero_bit"), _check_center(self.center)
-
-    def set_params(self, **params):
-        """Set parameters (validated at the next use); a new ``random_state`` drops ``key_``."""
-        super().set_params(**params)
-        if "random_state" in params:
-            self.__dict__.pop("key_", None)
-        return self
-
-    def fit(self, X=None, y=None):
-        """Validate the parameters (and ``X`` if given) and draw ``key_``; ``y`` is ignored.
-
-        Hashing does not depend on the data seen here: ``fit`` exists for the scikit-learn
-        protocol and to draw a new key. Returns ``self``.
-        """
-        _, _, _, mu = self._checked_parameters()
-        if X is not None:
-            _prepare(X, mu)
+    def _fit(self, X) -> int:
+        """Check the centre and the rows of ``X`` and draw ``key_``."""
+        self._mu = _check_center(self.center)
+        _prepare(X, self._mu)
         self.key_ = _random.seed_key(self.random_state)
-        return self
-
-    def _key(self) -> int:
-        if "key_" not in self.__dict__:
-            self.fit()
-        return self.key_
+        k = int(self.n_components)
+        return k if self.b is None else (1 << int(self.b)) * k
 
     # -- hashing and coding ----------------------------------------------------------------
     def hash(self, X):
         """(i_star, t_star): int64 arrays (n, k) of Algorithm 1 (log form) on each row of X."""
-        k, _, _, mu = self._checked_parameters()
-        X = _prepare(X, mu)
-        return _hash_rows(X, mu, self._key(), k)
+        X = _prepare(self._checked_input(X), self._mu)
+        return _hash_rows(X, self._mu, self.key_, int(self.n_components))
 
     def code(self, i_star, t_star=None) -> sp.csr_matrix:
         """b-bit one-hot coding (see module notes) of hashes (n, n_components) from :meth:`hash`.
 
         ``t_star`` is required for full GCWS (``zero_bit=False``) and must have the shape of
-        ``i_star``.
+        ``i_star``. Needs only the parameters (no fit).
         """
-        k, b, zero_bit, _ = self._checked_parameters()
+        self._validate_params()
+        k, b, zero_bit = int(self.n_components), self.b, bool(self.zero_bit)
         if b is None:
             raise ValueError("b must be set (an integer in [1, 32]) to code or transform; got b=None")
         if not zero_bit and t_star is None:
@@ -712,14 +712,18 @@ class GCWS(ParamsMixin):
             raise ValueError(f"t_star must have the shape of i_star {i_star.shape}, got shape {t_star.shape}")
         return bbit_code(_sample_values(i_star, t_star, zero_bit), b)
 
-    def transform(self, X) -> sp.csr_matrix:
+    def _transform(self, X) -> sp.csr_matrix:
         """b-bit coded GCWS features: CSR (n, 2^b k) with exactly k ones per row (float64)."""
-        _, b, _, _ = self._checked_parameters()
-        if b is None:
+        if self.b is None:
             raise ValueError("b must be set (an integer in [1, 32]) to transform; got b=None")
-        i_star, t_star = self.hash(X)
+        X = _prepare(X, self._mu)
+        i_star, t_star = _hash_rows(X, self._mu, self.key_, int(self.n_components))
         return self.code(i_star, t_star)
 
-    def estimate(self, hash_u, hash_v) -> np.ndarray:
-        """:func:`gmm_estimate` with this object's ``zero_bit``."""
-        return gmm_estimate(hash_u, hash_v, zero_bit=self._checked_parameters()[2])
+    def kernel_estimate(self, X, Y=None) -> np.ndarray:
+        """The GCWS estimate of GMM(x_i, y_j) for every pair of rows (Y = X if None): the
+        collision rate of the full samples (unbiased, 000 Theorem 1) or of i* (``zero_bit``,
+        Eq. 13); see :func:`gmm_estimate`."""
+        i_x, t_x = self.hash(X)
+        i_y, t_y = (i_x, t_x) if Y is None else self.hash(Y)
+        return gmm_estimate((i_x[:, None], t_x[:, None]), (i_y[None], t_y[None]), zero_bit=bool(self.zero_bit))

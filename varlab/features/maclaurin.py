@@ -20,13 +20,15 @@ of D i.i.d. unbiased products.
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 import scipy.special as sc
+from sklearn.utils._param_validation import Interval
 
-from .. import _random, _validate
-from ._base import NotFittedError, ParamsMixin
+from .. import _random
+from ._base import RANDOM_STATE, FeatureMap, declared
 
 __all__ = ["RandomMaclaurin", "maclaurin_coefficients"]
 
@@ -38,14 +40,14 @@ def maclaurin_coefficients(degree, gamma, coef0) -> np.ndarray:
         return sc.comb(degree, n) * float(gamma) ** n * float(coef0) ** (degree - n)
 
 
-class RandomMaclaurin(ParamsMixin):
+class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
     """Random Maclaurin features of the polynomial kernel (gamma <x, y> + coef0)^degree.
 
     Parameters
     ----------
     n_components : int, default=100
-        D, the number of features.
-    degree : int, default=2
+        D, the number of features (output columns).
+    degree : int >= 1, default=2
     gamma : float > 0, default=1.0
     coef0 : float >= 0, default=0.0
         (gamma <x, y> + coef0)^degree must have non-negative Maclaurin coefficients.
@@ -57,9 +59,28 @@ class RandomMaclaurin(ParamsMixin):
     Attributes: ``orders_`` (D,) the drawn N, ``weights_`` (D,) sqrt(a_N / pi_N),
     ``rademacher_`` (degree, D, d) the omega_j (rows j >= N of a feature unused),
     ``n_features_in_``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import RandomMaclaurin
+    >>> X = np.random.default_rng(0).standard_normal((4, 3)) / 2
+    >>> rm = RandomMaclaurin(n_components=200000, degree=2, coef0=1.0, random_state=0).fit(X)
+    >>> bool(np.abs(rm.kernel_estimate(X) - (X @ X.T + 1.0) ** 2).max() < 0.1)
+    True
     """
 
-    def __init__(self, n_components=100, *, degree=2, gamma=1.0, coef0=0.0, p=2.0, random_state=None):
+    _parameter_constraints = {
+        "n_components": [declared("k")],
+        "degree": [Interval(Integral, 1, None, closed="left")],
+        "gamma": [declared("gamma")],
+        "coef0": [Interval(Real, 0, None, closed="left")],
+        "p": [Interval(Real, 1, None, closed="neither")],
+        "random_state": RANDOM_STATE,
+    }
+
+    def __init__(self, n_components: int = 100, *, degree: int = 2, gamma: float = 1.0, coef0: float = 0.0,
+                 p: float = 2.0, random_state=None):
         self.n_components = n_components
         self.degree = degree
         self.gamma = gamma
@@ -67,18 +88,10 @@ class RandomMaclaurin(ParamsMixin):
         self.p = p
         self.random_state = random_state
 
-    def _check(self):
-        D = _validate.positive_int(self.n_components, "n_components")
-        m = _validate.positive_int(self.degree, "degree")
-        gamma = float(_validate.real_array(self.gamma, "gamma", low=0.0, low_open=True))
-        coef0 = float(_validate.real_array(self.coef0, "coef0", low=0.0))
-        p = float(_validate.real_array(self.p, "p", low=1.0, low_open=True))
-        return D, m, gamma, coef0, p
-
-    def fit(self, X, y=None):
+    def _fit(self, X) -> int:
         """Draw the orders and Rademacher vectors for the width of ``X``."""
-        X = _validate.data_matrix(X, "X")
-        D, m, gamma, coef0, p = self._check()
+        D, m = int(self.n_components), int(self.degree)
+        gamma, coef0, p = float(self.gamma), float(self.coef0), float(self.p)
         coefficients = maclaurin_coefficients(m, gamma, coef0)
         if not np.all(np.isfinite(coefficients)):
             raise ValueError(f"gamma={gamma!r} and coef0={coef0!r} overflow the Maclaurin coefficients at degree={m}")
@@ -89,25 +102,22 @@ class RandomMaclaurin(ParamsMixin):
         self.orders_ = rng.choice(orders, size=D, p=probabilities)
         self.rademacher_ = rng.integers(0, 2, size=(m, D, X.shape[1]), dtype=np.int8) * 2 - 1
         self.weights_ = np.sqrt(coefficients[self.orders_] / probabilities[self.orders_])
-        self.n_features_in_ = X.shape[1]
-        return self
+        return D
 
-    def transform(self, X) -> np.ndarray:
-        """(n, D) features Z(x)/sqrt(D); transform(X) @ transform(Y).T estimates the kernel."""
-        if not hasattr(self, "orders_"):
-            raise NotFittedError("this RandomMaclaurin instance is not fitted yet; call fit before transform")
-        X = _validate.data_matrix(X, "X")
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but RandomMaclaurin was fitted with {self.n_features_in_}")
-        out = np.ones((X.shape[0], self.orders_.size))
-        for j in range(self.rademacher_.shape[0]):          # one matrix product per factor, <= degree
-            used = self.orders_ > j
-            if not used.any():
-                break
-            projection = X @ self.rademacher_[j, used].T.astype(np.float64)
-            out[:, used] *= np.asarray(projection.toarray() if sp.issparse(projection) else projection)
-        out *= self.weights_ / math.sqrt(self.orders_.size)
+    def _transform(self, X) -> np.ndarray:
+        """(n, D) features Z(x)/sqrt(D) in X's dtype; transform(X) @ transform(Y).T estimates the
+        kernel. A feature that overflows is refused (ValueError), never returned as inf."""
+        out = np.ones((X.shape[0], self.orders_.size), dtype=X.dtype)
+        with np.errstate(over="ignore", invalid="ignore"):
+            for j in range(self.rademacher_.shape[0]):      # one matrix product per factor, <= degree
+                used = self.orders_ > j
+                if not used.any():
+                    break
+                projection = X @ self.rademacher_[j, used].T.astype(X.dtype)
+                out[:, used] *= np.asarray(projection.toarray() if sp.issparse(projection) else projection)
+            out *= (self.weights_ / math.sqrt(self.orders_.size)).astype(X.dtype)
+        if not np.all(np.isfinite(out)):
+            raise ValueError(f"X: the features overflow {out.dtype} (a product of degree={self.degree} "
+                             f"projections <omega, x> of size up to {float(abs(X).max()) * X.shape[1]:.3g}); "
+                             "rescale X" + (" or pass float64 data" if out.dtype != np.float64 else ""))
         return out
-
-    def fit_transform(self, X, y=None) -> np.ndarray:
-        return self.fit(X).transform(X)

@@ -27,34 +27,18 @@ overflows.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import StrOptions
 
-from .. import _random, _validate, spectral
-from ._base import NotFittedError, ParamsMixin
-from .samplers import get_sampler
-from .samplers.orthogonal import FAST_PRODUCT_FROM, StructuredOrthogonal
+from .. import _random, spectral
+from ._base import RANDOM_STATE, FeatureMap, declared
+from .samplers import Sampler, get_sampler
 
 __all__ = ["RFF"]
 
-_KERNELS = ("correlation", "gaussian")
-_FLOATS = (np.float64, np.float32)
-
-
-def _data(X, name: str = "X"):
-    """A finite 2-d float64/float32 array or CSR matrix (complex data is rejected)."""
-    dtype = getattr(X, "dtype", None)
-    if dtype is None:
-        dtype = np.asarray(X).dtype
-    if np.dtype(dtype).kind == "c":
-        raise TypeError(f"{name} must hold real numbers, got complex dtype {dtype}")
-    X = _validate.data_matrix(X, name, dtypes=_FLOATS)
-    if sp.issparse(X) and not X.has_canonical_format:
-        X = X.copy()
-        X.sum_duplicates()
-    return X
+_KERNELS = ("gaussian", "correlation")
 
 
 def _unit_rows(X, name: str = "X"):
@@ -85,20 +69,21 @@ def _unit_rows(X, name: str = "X"):
     return Y
 
 
-class RFF(ParamsMixin):
+class RFF(FeatureMap, name="rff"):
     """Random Fourier features for the RBF kernel (RFF, NRFF and the no-phase variant).
 
     Parameters
     ----------
     n_components : int, default=100
-        Number k of random features (>= 1).
+        Number k of random features (>= 1), the number of output columns.
     gamma : float, default=1.0
-        Kernel parameter (> 0): exp(-gamma (1 - rho)) for ``kernel="correlation"``
-        (000, Eq. 14), exp(-gamma ||u - v||^2) for ``kernel="gaussian"``.
-    kernel : {"correlation", "gaussian"}, default="correlation"
-        ``"correlation"``: rows are scaled to unit l2 norm, frequencies are sqrt(gamma) r_j with
-        r_j ~ N(0, I) (000, Eq. 15). ``"gaussian"``: no row scaling, frequencies
-        sqrt(2 gamma) r_j, i.e. N(0, 2 gamma I) (scikit-learn's ``RBFSampler``).
+        Kernel parameter (> 0): exp(-gamma ||u - v||^2) for ``kernel="gaussian"`` (as
+        scikit-learn's ``RBFSampler``), exp(-gamma (1 - rho)) for ``kernel="correlation"``
+        (000, Eq. 14).
+    kernel : {"gaussian", "correlation"}, default="gaussian"
+        ``"gaussian"``: no row scaling, frequencies sqrt(2 gamma) r_j, i.e. N(0, 2 gamma I)
+        (scikit-learn's ``RBFSampler``). ``"correlation"`` (paper 000's kernel): rows are scaled
+        to unit l2 norm, frequencies are sqrt(gamma) r_j with r_j ~ N(0, I) (000, Eq. 15).
     normalize : bool, default=False
         If True, NRFF: every output row is divided by its l2 norm, so that the inner product of
         two outputs is the ratio of 000, Eq. (19).
@@ -147,14 +132,37 @@ class RFF(ParamsMixin):
     and scipy.sparse matrices are accepted. Each row is transformed independently: a batch gives
     the same rows as transforming each row alone, up to the rounding of the matrix product
     (BLAS may sum the n_features products in a different order for one row than for many).
-    With ``sampler="structured_orthogonal"``, dense float64 data and n_features >= 512
-    (``samplers.orthogonal.FAST_PRODUCT_FROM``), X W^T is computed by fast Walsh-Hadamard
-    transforms from the draw's factors (O(n k log d) instead of O(n k d)), equal to the dense
-    product up to rounding.
+    With a sampler that offers a fast structured product (``sampler.fast_product_from``, e.g.
+    ``"structured_orthogonal"`` from d = 512), dense float64 data of at least that width is
+    transformed through the draw's factored form (O(n k log d) instead of O(n k d)), equal to
+    the dense product up to rounding.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import RFF
+    >>> from varlab.kernels import gaussian
+    >>> X = np.random.default_rng(0).standard_normal((5, 3))
+    >>> rff = RFF(n_components=20000, gamma=0.5, random_state=0).fit(X)
+    >>> rff.transform(X).shape
+    (5, 20000)
+    >>> bool(np.abs(rff.kernel_estimate(X) - gaussian(X, gamma=0.5)).max() < 0.05)
+    True
     """
 
-    def __init__(self, n_components=100, *, gamma=1.0, kernel="correlation", normalize=False, phase=True,
-                 sampler="iid", random_state=None):
+    _parameter_constraints = {
+        "n_components": [declared("k")],
+        "gamma": [declared("gamma")],
+        "kernel": [StrOptions(set(_KERNELS))],
+        "normalize": ["boolean"],
+        "phase": ["boolean"],
+        "sampler": [str, Sampler],
+        "random_state": RANDOM_STATE,
+    }
+
+    def __init__(self, n_components: int = 100, *, gamma: float = 1.0, kernel: str = "gaussian",
+                 normalize: bool = False, phase: bool = True, sampler: str | Sampler = "iid",
+                 random_state=None):
         self.n_components = n_components
         self.gamma = gamma
         self.kernel = kernel
@@ -163,41 +171,21 @@ class RFF(ParamsMixin):
         self.sampler = sampler
         self.random_state = random_state
 
-    # -- parameters ------------------------------------------------------------------------
-    def _checked_parameters(self) -> tuple[int, float]:
-        n_components = _validate.positive_int(self.n_components, "n_components")
-        if isinstance(self.gamma, (bool, np.bool_)) or not isinstance(self.gamma, numbers.Real):
-            raise TypeError(f"gamma must be a real number > 0, got {self.gamma!r}")
-        gamma = float(_validate.positive(self.gamma, "gamma"))
-        if not isinstance(self.kernel, str):
-            raise TypeError(f"kernel must be one of {list(_KERNELS)!r}, got {self.kernel!r}")
-        _validate.choice(self.kernel, "kernel", _KERNELS)
-        for name in ("normalize", "phase"):
-            if not isinstance(getattr(self, name), (bool, np.bool_)):
-                raise TypeError(f"{name} must be a bool, got {getattr(self, name)!r}")
-        return n_components, gamma
-
     # -- fitting ---------------------------------------------------------------------------
-    def fit(self, X, y=None):
-        """Draw the frequencies (n_features, n_components) and phases (n_components,).
-
-        Only the shape and dtype of ``X`` are used (its values are checked to be finite).
-        ``y`` is ignored. Returns ``self``.
-        """
-        n_components, gamma = self._checked_parameters()
+    def _fit(self, X) -> int:
+        """Draw the frequencies (n_features, n_components) and phases (n_components,); only the
+        shape and dtype of ``X`` are used."""
+        n_components, gamma = int(self.n_components), float(self.gamma)
         sampler = get_sampler(self.sampler)
-        X = _data(X)
-        if X.shape[0] < 1 or X.shape[1] < 1:
-            raise ValueError(f"X must have at least one row and one column, got shape {X.shape}")
         # bandwidth 1/sqrt(gamma) or 1/sqrt(2 gamma), without forming 2 gamma (which overflows
         # for gamma > 8.9e307): the frequencies stay finite for every finite gamma
         root = math.sqrt(gamma) if self.kernel == "correlation" else math.sqrt(2.0) * math.sqrt(gamma)
         measure = spectral.Gaussian(1.0 / root)
         rng = _random.generator(self.random_state)
-        if isinstance(sampler, StructuredOrthogonal):     # the same draw, also in factored form
-            frequencies, self._sorf = sampler.factored(measure, n_components, X.shape[1], rng)
+        if sampler.fast_product_from is not None:     # the same draw, also in factored form
+            frequencies, self._factors = sampler.factored(measure, n_components, X.shape[1], rng)
         else:
-            frequencies, self._sorf = sampler.frequencies(measure, n_components, X.shape[1], rng), None
+            frequencies, self._factors = sampler.frequencies(measure, n_components, X.shape[1], rng), None
         if X.dtype != np.float64 and np.max(np.abs(frequencies)) > np.finfo(X.dtype).max:
             raise ValueError(f"gamma={self.gamma!r} is too large for {X.dtype} data: the frequencies "
                              f"(of size about sqrt(gamma)) overflow {X.dtype}; pass float64 data or a "
@@ -207,26 +195,18 @@ class RFF(ParamsMixin):
         self.phases_ = None if phases is None else phases.astype(X.dtype, copy=False)
         self.measure_ = measure
         self.sampler_ = sampler
-        self.n_features_in_ = X.shape[1]
         self._gamma = self.gamma  # for messages, even if set_params changes gamma before a refit
         self._largest_frequency = float(np.max(np.abs(frequencies)))
         self._kernel = self.kernel  # transform follows the fitted map even if set_params changes kernel
-        return self
-
-    def fit_transform(self, X, y=None):
-        """``fit(X).transform(X)``."""
-        return self.fit(X, y).transform(X)
+        return n_components
 
     # -- transforming ----------------------------------------------------------------------
     def _cosines(self, X) -> np.ndarray:
-        """cos(<x, frequency_j> + w_j) (or without w_j), a new C-contiguous (n, k) array."""
-        if not hasattr(self, "frequencies_"):
-            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit before "
-                                 "transform or components")
-        X = _data(X)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} columns, but {type(self).__name__} was fitted with "
-                             f"n_features_in_={self.n_features_in_}")
+        """cos(<x, frequency_j> + w_j) (or without w_j), a new C-contiguous (n, k) array, for a
+        validated ``X``."""
+        if sp.issparse(X) and not X.has_canonical_format:
+            X = X.copy()
+            X.sum_duplicates()
         if self._kernel == "correlation":
             X = _unit_rows(X)
         frequencies = self.frequencies_
@@ -237,8 +217,8 @@ class RFF(ParamsMixin):
                 raise ValueError(f"gamma={self._gamma!r} is too large for {X.dtype} data: the fitted "
                                  f"frequencies overflow {X.dtype}; pass float64 data")
         with np.errstate(over="ignore", invalid="ignore"):
-            if self._fast_sorf(X):
-                arguments = self._sorf.product(X)
+            if self._fast_product(X):
+                arguments = self._factors.product(X)
             else:
                 arguments = X @ frequencies
             if not isinstance(arguments, np.ndarray):  # sparse @ dense may give np.matrix
@@ -248,12 +228,12 @@ class RFF(ParamsMixin):
         self._check_arguments(X, arguments)
         return np.cos(arguments, out=arguments)
 
-    def _fast_sorf(self, X) -> bool:
-        """SORF frequencies on dense float64 data with d >= FAST_PRODUCT_FROM: X W^T by fast
-        Walsh-Hadamard transforms (``SORFFactors.product``, equal to the dense product up to
-        rounding), faster than the dense product there (benchmarks/results/orthogonal.md)."""
-        return (getattr(self, "_sorf", None) is not None and isinstance(X, np.ndarray)
-                and X.dtype == np.float64 and X.shape[1] >= FAST_PRODUCT_FROM)
+    def _fast_product(self, X) -> bool:
+        """A sampler with a fast structured product, dense float64 data at least as wide as its
+        ``fast_product_from``: X W^T from the draw's factors (equal to the dense product up to
+        rounding; for SORF, benchmarks/results/orthogonal.md)."""
+        return (getattr(self, "_factors", None) is not None and isinstance(X, np.ndarray)
+                and X.dtype == np.float64 and X.shape[1] >= self.sampler_.fast_product_from)
 
     def _check_arguments(self, X, arguments):
         """Raise ValueError if some <x, frequency_j> (+ w_j) overflowed (cos would give NaN).
@@ -282,12 +262,12 @@ class RFF(ParamsMixin):
         estimates the kernel, and ``transform`` is these values times 1/sqrt(k) (or divided by
         their row norms when ``normalize=True``), up to rounding.
         """
-        values = self._cosines(X)
+        values = self._cosines(self._checked_input(X))
         if self.phases_ is not None:
             values *= math.sqrt(2.0)
         return values
 
-    def transform(self, X) -> np.ndarray:
+    def _transform(self, X) -> np.ndarray:
         """Feature vectors z(x), shape (n_samples, n_components), dtype float32 or float64.
 
         RFF: sqrt(2/k) cos(<x, frequency_j> + w_j); no phase: cos(<x, frequency_j>)/sqrt(k);

@@ -23,82 +23,107 @@ import inspect
 import math
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from .. import _random, _validate, spectral
-from ._base import NotFittedError, ParamsMixin
-from .samplers import get_sampler
-from .samplers.orthogonal import haar_orthogonal
+from ._base import RANDOM_STATE, FeatureMap, angles, declared
+from .samplers import Sampler, get_sampler
 
 __all__ = ["GRFF", "signed_frequencies"]
 
 
 def signed_frequencies(measure, s, d, *, sampler="iid", orthogonality="mutual", rng=None):
     """(W, V): s positive-part and s negative-part frequencies (rows; V is (0, d) for an empty
-    part), drawn in this order from ``rng``."""
+    part), drawn in this order from ``rng``; with ``orthogonality="mutual"`` and a sampler that
+    draws two parts jointly (``sampler.joint_frequencies``, e.g. "orthogonal"), W and V together."""
     parts, masses = measure.parts(), measure.total_masses()
     _validate.choice(orthogonality, "orthogonality", ("mutual", "separate"))
-    empty = np.zeros((0, d))
-    if sampler == "orthogonal" and orthogonality == "mutual" and parts["negative"] is not None \
-            and parts["positive"] is not None and d >= 2:
-        half = d // 2
-        n_blocks = -(-s // half)
-        q = haar_orthogonal(rng, n_blocks, d)
-        directions_w = q[:, :half, :].reshape(-1, d)[:s]
-        directions_v = q[:, half:2 * half, :].reshape(-1, d)[:s]
-        norms_w = np.asarray(parts["positive"].norm_law(d).rvs(size=s, random_state=rng), dtype=np.float64)
-        norms_v = np.asarray(parts["negative"].norm_law(d).rvs(size=s, random_state=rng), dtype=np.float64)
-        return directions_w * norms_w[:, None], directions_v * norms_v[:, None]
     chosen = get_sampler(sampler)
+    if orthogonality == "mutual" and chosen.joint_frequencies is not None and parts["negative"] is not None \
+            and parts["positive"] is not None and d >= 2:
+        return chosen.joint_frequencies(parts["positive"], parts["negative"], s, d, rng)
+    empty = np.zeros((0, d))
     W = chosen.frequencies(parts["positive"], s, d, rng) if parts["positive"] is not None and masses["positive"] > 0 else empty
     V = chosen.frequencies(parts["negative"], s, d, rng) if parts["negative"] is not None and masses["negative"] > 0 else empty
     return W, V
 
 
-class GRFF(ParamsMixin):
+class GRFF(FeatureMap, name="grff"):
     """Generalized random Fourier features (GRFF) and generalized orthogonal ones (GORF).
 
     Parameters
     ----------
-    kernel : varlab.spectral.SignedMeasure or SpectralMeasure or str, default DeltaGaussian()
+    n_components : int, default=100
+        s, the number of frequencies drawn from each part (varlab's rule: n_components counts the
+        random draws). The maps have 4s columns for a signed kernel (cos and sin of each part's
+        frequencies), 2s for a positive definite one.
+    kernel : str or varlab.spectral.SignedMeasure or SpectralMeasure, default="delta_gaussian"
         The kernel's signed spectral measure (a probability measure is a signed one with an
         empty negative part), or the name of a registered measure (``varlab.spectral.measures()``,
         e.g. "polynomial_sphere") built with ``kernel_params`` at ``fit``, where a measure taking
         ``dimension`` gets the width of X unless ``kernel_params`` gives it.
-    n_components : int, default=100
-        s, the number of frequencies drawn from each part.
-    sampler : {"iid", "orthogonal"} or a registered sampler name, default="iid"
-    orthogonality : {"mutual", "separate"}, default="separate"
-        For ``sampler="orthogonal"``: W and V orthogonal to each other (004's GORF), or each on its
-        own (the default: claim 004.gorf.mutual_vs_separate finds the cross term H(z) > 0 for the
-        delta-Gaussian, so mutual orthogonality never lowers the variance there, and its blocks of
-        d/2 rows per part give fewer orthogonal pairs for s > d/2).
-    random_state : None, int, Generator, SeedSequence or RandomState
     kernel_params : dict or None, default=None
-        Parameters of the measure named by ``kernel`` (e.g. {"a": 3.0, "degree": 1}).
+        Parameters of the measure named by ``kernel`` (e.g. {"a": 3.0, "degree": 1}), as
+        scikit-learn's ``Nystroem`` takes them.
+    sampler : str or Sampler, default="iid"
+        "iid" (GRFF), "orthogonal" (GORF) or another registered sampler of each part.
+    orthogonality : {"mutual", "separate"}, default="separate"
+        For a sampler that can draw both parts jointly (``"orthogonal"``): W and V orthogonal to
+        each other (004's GORF), or each on its own (the default: claim
+        004.gorf.mutual_vs_separate finds the cross term H(z) > 0 for the delta-Gaussian, so
+        mutual orthogonality never lowers the variance there, and its blocks of d/2 rows per part
+        give fewer orthogonal pairs for s > d/2).
+    random_state : None, int, Generator, SeedSequence or RandomState
 
-    Attributes: ``positive_frequencies_`` (s, d), ``negative_frequencies_`` (s or 0, d),
-    ``masses_`` (P, N), ``n_features_in_``.
+    Attributes
+    ----------
+    positive_frequencies_ : ndarray (s, d)
+    negative_frequencies_ : ndarray (s or 0, d)
+    masses_ : (P, N), the parts' total masses
+    measure_ : varlab.spectral.SignedMeasure
+    n_features_in_ : int
+
+    ``transform(X)`` is the left map s^{-1/2} [sqrt P cos Wx, sqrt P sin Wx, sqrt N cos Vx,
+    sqrt N sin Vx] and ``right(Y)`` the right one (the negative part's blocks negated), so
+    ``kernel_estimate(X, Y) = transform(X) @ right(Y).T`` estimates k(x_i - y_j); for a positive
+    definite kernel the two maps are equal. As a pipeline step, ``transform`` feeds a linear
+    model the left features.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import GRFF
+    >>> X = np.random.default_rng(0).standard_normal((4, 3))
+    >>> grff = GRFF(n_components=10000, random_state=0).fit(X)      # the delta-Gaussian kernel
+    >>> grff.transform(X).shape                  # 4 columns per frequency pair
+    (4, 40000)
+    >>> exact = grff.measure_.kernel_of_distance(np.linalg.norm(X[:, None] - X[None], axis=-1))
+    >>> bool(np.abs(grff.kernel_estimate(X) - exact).max() < 0.05)
+    True
     """
 
-    def __init__(self, kernel=None, n_components=100, *, sampler="iid", orthogonality="separate",
-                 random_state=None, kernel_params=None):
-        self.kernel = kernel
+    _parameter_constraints = {
+        "n_components": [declared("k")],
+        "kernel": [str, spectral.SpectralMeasure, spectral.SignedMeasure],
+        "kernel_params": [dict, None],
+        "sampler": [str, Sampler],
+        "orthogonality": [StrOptions({"mutual", "separate"})],
+        "random_state": RANDOM_STATE,
+    }
+
+    def __init__(self, n_components: int = 100, *, kernel="delta_gaussian", kernel_params: dict | None = None,
+                 sampler: str | Sampler = "iid", orthogonality: str = "separate", random_state=None):
         self.n_components = n_components
+        self.kernel = kernel
+        self.kernel_params = kernel_params
         self.sampler = sampler
         self.orthogonality = orthogonality
         self.random_state = random_state
-        self.kernel_params = kernel_params
 
     def _measure(self, d):
         kernel = self.kernel
-        if kernel is None:
-            from ..spectral.signed import DeltaGaussian
-            kernel = DeltaGaussian()
         if isinstance(kernel, str):
-            params = {} if self.kernel_params is None else self.kernel_params
-            if not hasattr(params, "items"):
-                raise TypeError(f"kernel_params must be a dict of the measure's parameters or None, got {params!r}")
-            params = dict(params)
+            params = dict(self.kernel_params or {})
             if "dimension" in inspect.signature(spectral.measures().get(kernel, dict).__init__).parameters:
                 params.setdefault("dimension", d)
             kernel = spectral.get_measure(kernel, **params)
@@ -106,45 +131,37 @@ class GRFF(ParamsMixin):
             raise ValueError("kernel_params is only used with a kernel given by name, got a measure object")
         return spectral.as_signed(kernel)
 
-    def fit(self, X, y=None):
+    def _fit(self, X) -> int:
         """Draw the frequencies for the width of ``X`` (rows are not used otherwise)."""
-        X = _validate.data_matrix(X, "X", allow_sparse=False)
-        s = _validate.positive_int(self.n_components, "n_components")
-        if not isinstance(self.sampler, str):
-            raise TypeError(f"sampler must be a registered sampler name, got {self.sampler!r}")
         measure = self._measure(X.shape[1])
+        masses = measure.total_masses()
+        s = int(self.n_components)
         rng = _random.generator(self.random_state)
         W, V = signed_frequencies(measure, s, X.shape[1], sampler=self.sampler,
                                   orthogonality=self.orthogonality, rng=rng)
-        masses = measure.total_masses()
         self.positive_frequencies_, self.negative_frequencies_ = W, V
         self.masses_ = (masses["positive"], masses["negative"])
         self.measure_ = measure
-        self.n_features_in_ = X.shape[1]
-        return self
+        return 2 * (W.shape[0] + V.shape[0])
 
     def _blocks(self, X, name):
-        if not hasattr(self, "positive_frequencies_"):
-            raise NotFittedError(f"this GRFF instance is not fitted yet; call fit before {name}")
-        X = _validate.data_matrix(X, "X", allow_sparse=False).astype(np.float64, copy=False)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {X.shape[1]} features, but GRFF was fitted with {self.n_features_in_}")
         s = self.positive_frequencies_.shape[0]
         P, N = self.masses_
-        a, b = X @ self.positive_frequencies_.T, X @ self.negative_frequencies_.T
+        a = angles(X, self.positive_frequencies_, name)
+        b = angles(X, self.negative_frequencies_, name)
         scale_p, scale_n = math.sqrt(P / s), math.sqrt(N / s)
         return [scale_p * np.cos(a), scale_p * np.sin(a)], [scale_n * np.cos(b), scale_n * np.sin(b)]
 
-    def left(self, X) -> np.ndarray:
-        """(n, 4s) real features with left(X) @ right(Y).T estimating k(x_i - y_j)."""
-        positive, negative = self._blocks(X, "left")
+    def _transform(self, X) -> np.ndarray:
+        """(n, 4s) left features (2s for a positive definite kernel), with transform(X) @ right(Y).T estimating k(x_i - y_j)."""
+        positive, negative = self._blocks(X, "X")
         return np.hstack(positive + negative)
 
     def right(self, Y) -> np.ndarray:
-        """(n, 4s) real features: ``left`` with the negative part's blocks negated."""
-        positive, negative = self._blocks(Y, "right")
+        """(n, 4s) right features (2s for a positive definite kernel): ``transform`` with the negative part's blocks negated."""
+        positive, negative = self._blocks(self._checked_input(Y, "Y"), "Y")
         return np.hstack(positive + [-block for block in negative])
 
     def kernel_estimate(self, X, Y=None) -> np.ndarray:
-        """left(X) @ right(Y).T (Y = X if None)."""
-        return self.left(X) @ self.right(X if Y is None else Y).T
+        """transform(X) @ right(Y).T, the estimate of K[i, j] = k(x_i - y_j) (Y = X if None)."""
+        return self.transform(X) @ self.right(X if Y is None else Y).T

@@ -78,11 +78,25 @@ class Sampler(ParamsMixin):
         override this as a property). The Monte Carlo engine uses it to reuse prefixes.
     measure_type : type
         The measures the sampler accepts (e.g. RadialMeasure for orthogonal frequencies).
+
+    Capabilities a sampler may offer (feature maps ask for them, never for a sampler's type):
+
+    fast_product_from : int or None
+        A sampler with a fast structured product sets the dimension d from which it beats the
+        dense X W^T, and implements ``factored(measure, m, d, random_state)`` -> (W, factors):
+        the draw of ``frequencies`` and a factored form whose ``factors.product(X)`` is X W^T
+        for dense float64 X. None: no fast product (the default).
+    joint_frequencies : callable or None
+        ``joint_frequencies(first, second, s, d, rng)`` -> (W, V): s frequencies for each of two
+        measures drawn jointly (e.g. mutually orthogonal, 004's GORF). None: the two parts are
+        drawn one after the other (the default).
     """
 
     name: str | None = None
     prefix_granularity: int = 1
     measure_type: type = SpectralMeasure
+    fast_product_from: int | None = None
+    joint_frequencies = None
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -111,6 +125,12 @@ class Sampler(ParamsMixin):
 
     def _frequencies(self, measure, m: int, d: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
+
+    def factored(self, measure, m, d, random_state=None):
+        """(W, factors) with ``factors.product(X)`` = X W^T: only where ``fast_product_from``
+        is set."""
+        raise NotImplementedError(f"sampler {self.name!r} offers no fast structured product "
+                                  "(fast_product_from is None)")
 
     def __eq__(self, other):
         return type(other) is type(self) and other.get_params() == self.get_params()

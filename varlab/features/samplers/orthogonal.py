@@ -293,10 +293,31 @@ class Orthogonal(_Blocked, name="orthogonal"):
         columns = np.swapaxes(norms * q, 1, 2)          # column j of S Q, as rows
         return np.ascontiguousarray(columns.reshape(n_blocks * d, d)[:m])
 
+    def joint_frequencies(self, first, second, s, d, rng):
+        """(W, V): s frequencies for each of two radial measures, mutually orthogonal (004's
+        GORF): each Haar block of d directions gives d//2 rows of W and d//2 rows of V, so W and V
+        are orthogonal to each other while 2s <= d, and in blocks beyond; norms from each
+        measure's radial law (W's drawn first). Needs d >= 2."""
+        half = d // 2
+        if half < 1:
+            raise ValueError(f"mutually orthogonal frequencies need dimension d >= 2, got d={d}")
+        n_blocks = -(-s // half)
+        q = haar_orthogonal(rng, n_blocks, d)
+        directions_w = q[:, :half, :].reshape(-1, d)[:s]
+        directions_v = q[:, half:2 * half, :].reshape(-1, d)[:s]
+        norms_w = np.asarray(first.norm_law(d).rvs(size=s, random_state=rng), dtype=np.float64)
+        norms_v = np.asarray(second.norm_law(d).rvs(size=s, random_state=rng), dtype=np.float64)
+        return directions_w * norms_w[:, None], directions_v * norms_v[:, None]
+
 
 class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
     """SORF: directions from H D1 H D2 H D3 (fast Walsh-Hadamard), p = 2^ceil(log2 d) per
-    block, norms from the radial law. Not exactly Haar: biased in general (measured)."""
+    block, norms from the radial law. Not exactly Haar: biased in general (measured).
+
+    Offers the fast structured product: ``factored`` gives X W^T in O(n m log p) instead of the
+    dense O(n m d), faster from d = ``fast_product_from`` = FAST_PRODUCT_FROM on."""
+
+    fast_product_from = FAST_PRODUCT_FROM
 
     def _block(self, d):
         return _padded(d)

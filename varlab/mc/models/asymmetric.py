@@ -11,7 +11,7 @@ and the k-sample estimator s(D) is their mean (M = k). Theory: Var s(D) = V/k wi
 
 ``askrff`` draws the frequencies from the measure's parts (``method`` "exact" or the paper's
 "rejection"); ``askrff_feature_map`` computes the same terms through
-``varlab.features.AsKRFF.left``/``right`` (unbiasedness of the real maps, Eq. 8);
+``varlab.features.AsKRFF.transform``/``right`` (unbiasedness of the real maps, Eq. 8);
 ``askrff_part`` estimates E_part[cos <w, D>] (or sin for the imaginary parts) of one normalised
 part, checking the samplers' laws.
 """
@@ -134,13 +134,13 @@ class AsKRFFFeatureMapModel(_AsKRFFBase):
         vector = np.zeros(int(dimension))
         vector[0] = self.magnitude
         name = "shift" if self.kernel == "shift_gaussian" else "beta"
-        ask = AsKRFF(self.kernel, n_components=n * k, sigma=self.sigma, method=self.method,
+        ask = AsKRFF(n * k, kernel=self.kernel, gamma=1.0 / (2.0 * self.sigma ** 2), method=self.method,
                      random_state=rng, **{name: vector})
         x, y = delta[None, :], np.zeros((1, int(dimension)))
         ask.fit(x)
         for W in ask.frequencies_.values():
             _phases(W, delta, distance)    # refuse (naming distance) what the maps could not take
-        product = (ask.left(x) * ask.right(y))[0]            # (6 n k,)
+        product = (ask.transform(x) * ask.right(y))[0]            # (6 n k,)
         M = n * k
         per_feature = product.reshape(3, 2, M).sum(axis=(0, 1)) * M      # undo the 1/M of phi psi
         out[0] = per_feature.reshape(n, k)

@@ -101,7 +101,7 @@ class GCWSRBFHashedModel(Model):
         from ...features import GCWS
 
         pair = model_pair(float(rho), self.data_dimension, self.data_seed)
-        i_star, t_star = GCWS(n * k, random_state=rng).hash(pair)
+        i_star, t_star = GCWS(n * k, random_state=rng).fit(pair).hash(pair)
         collide = (i_star[0] == i_star[1]) & (t_star[0] == t_star[1])
         out[0] = collide.reshape(n, k)
 
