@@ -31,8 +31,11 @@ import numpy as np
 import scipy.special as sc
 import sympy
 
+from ._blocks import pairs
+from ._special import phi
 from .formula import Formula
 from .parameters import parameter
+
 
 def _hyp(dimension, x):
     """1F1(d; d/2; -x) by scipy, x >= 0; scipy returns NaN only for even d at huge x, where the
@@ -47,23 +50,6 @@ __all__ = ["iid_variance", "iid_variance_phase", "pair_covariance", "variance_ga
 
 _R = parameter("distance").symbol
 _REF_DIM = {"dimension": (1, 256)}
-
-
-def pairs(k, d):
-    """P(s, d): ordered pairs of distinct rows in the same block (blocks of d, last partial)."""
-    k = np.asarray(k, dtype=np.float64)
-    d = np.asarray(d, dtype=np.float64)
-    q = np.floor(k / d)
-    rest = k - q * d
-    return q * d * (d - 1.0) + rest * (rest - 1.0)
-
-
-def phi(t, d):
-    """phi_d(t) = Gamma(d/2) J_{d/2-1}(t) / (t/2)^{d/2-1} = 0F1(; d/2; -t^2/4) (E cos(t theta_1)):
-    theory.polynomial.phi, finite in every d (scipy's hyp0f1 is NaN from d ~ 256 on)."""
-    from .polynomial import phi as finite_phi      # polynomial imports this module (through signed)
-
-    return finite_phi(t, d)
 
 
 def _series_d(x, n, terms=40):

@@ -3,8 +3,9 @@
 A :class:`Parameter` knows its sympy symbol (with the assumptions that match its domain), its
 domain (an interval, open or closed at each end), whether it is an integer, how to validate a
 value (scalars and arrays; the message names the parameter and its domain) and a typical grid
-for tests. Every name is declared once, here or by :func:`declare` in the module that introduces
-it; declaring a name twice with a different domain is an error.
+for tests. Every name of varlab.theory is declared once, here (so that the registry is complete
+after ``import varlab``, whichever theory module has been imported); :func:`declare` fetches a
+name declared identically and refuses one declared with a different domain.
 
 >>> from varlab.theory.parameters import parameter
 >>> parameter("rho").validate(0.5)
@@ -183,3 +184,35 @@ BANDWIDTH = declare("bandwidth", "bandwidth sigma of a Gaussian-type kernel", lo
                     low_open=True, grid=(0.5, 1.0, 2.0))
 M = declare("m", "number of random frequencies", low=1, integer=True, grid=(1, 16, 128))
 
+
+# 004, the polynomial kernel on the sphere (theory/polynomial.py)
+DEGREE = declare("degree", "degree m of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup)",
+                 low=1, integer=True, grid=(1, 2, 3))
+FREQUENCY = declare("frequency", "radial frequency in units of the truncation radius (u = a |w| or 2 |w|)",
+                    low=0.0, high=1e3, grid=(0.5, 3.0, 20.0))
+A_SCALE = declare("a", "scale a >= 2 of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup; a = 3 in "
+                       "the slides; a >= 2 keeps it >= 0 for |z| <= 2, Pennington et al. 2015)",
+                  low=2.0, grid=(2.0, 3.0, 5.0))
+
+# 003, moment matching (theory/moment_matching.py)
+SCALED_DISTANCE = declare(
+    "scaled_distance", "s = |x - y| / sigma, so that c' Sigma c = s^2 (003, Eq. 3 and Cor. 1); "
+    "varlab states its numerics for s <= 10 (k(s) = exp(-s^2/2) >= 2e-22)",
+    low=0.0, high=10.0, grid=(0.5, 1.0, 2.0))
+MM_DOF = declare(
+    "mm_dof", "m - 1 >= 1 for m moment-matched frequencies (003, Alg. 1): the dimension of the "
+    "sphere {sum t = 0} that the projections live on (the centred sample needs m >= 2)",
+    low=1, high=10 ** 6, integer=True, grid=(2, 15, 255))
+
+# 002, asymmetric kernels (theory/asymmetric.py)
+SPREAD = declare("spread", "standard deviation s of the phase X = <c, w> of 002's complex measures "
+                 "(s = |r|/sigma for the shift-Gaussian kernel, sigma |beta| for sinh/cosh)",
+                 low=0.0, high=12.0, grid=(0.25, 1.0, 3.0))
+PHASE_RATIO = declare("phase_ratio", "<c, D>/|c|^2: the displacement D along the kernel's "
+                      "direction c, in units of c (002 kernels)", low=-20.0, high=20.0,
+                      grid=(-1.0, 0.0, 0.5))
+#: the Formulas' domain stops at |D_perp| = sigma/4: closer to D = 0 the variance is a difference of
+#: O(1) terms that vanishes like |D|^2 and loses relative accuracy (``estimator_variance`` has no
+#: such limit; its absolute accuracy is ~1e-16 times the squared masses)
+TRANSVERSE = declare("transverse", "|D_perp|/sigma: the part of the displacement orthogonal to "
+                     "c, in units of the bandwidth (002 kernels)", low=0.25, grid=(0.25, 0.5, 2.0))

@@ -55,6 +55,7 @@ import scipy.special as sc
 import sympy
 
 from . import orthogonal
+from ._blocks import block_sizes, mutual_blocks, pairs
 from .formula import Formula
 from .parameters import parameter
 
@@ -257,19 +258,6 @@ def cross_covariance(positive, negative, d, r, nodes=160):
     return e - _kernel(positive, r) * _kernel(negative, r)
 
 
-def block_sizes(d, s, orthogonality):
-    """(h, pairs(s, h), cross pairs c(s)) for "iid", "separate" or "mutual" (see module doc)."""
-    s = np.asarray(s, dtype=np.float64)
-    if orthogonality == "iid":
-        return 1, np.zeros_like(s), np.zeros_like(s)
-    if orthogonality == "separate" or d < 2:
-        return d, orthogonal.pairs(s, d), np.zeros_like(s)
-    if orthogonality != "mutual":
-        raise ValueError(f"orthogonality must be one of ['iid', 'separate', 'mutual'], got {orthogonality!r}")
-    h, cross = _mutual_blocks(d, s)
-    return h, orthogonal.pairs(s, h), cross
-
-
 def estimator_variance(measure, d, r, s, orthogonality="iid"):
     """Var of the s-frequency GRFF ("iid") or GORF ("separate", "mutual") estimate of k(r)."""
     parts, masses = measure.parts(), measure.total_masses()
@@ -326,12 +314,12 @@ grff_variance = Formula(
 def _part_numeric(dimension, r, k, h):
     """V/k + pairs(k, h)/k^2 C(d, r) for one Gaussian part (bandwidth 1, r in its units)."""
     kk = k.astype(np.float64)
-    return (_iid_part(r) + orthogonal.pairs(kk, h) / kk * orthogonal._covariance(dimension, r)) / kk
+    return (_iid_part(r) + pairs(kk, h) / kk * orthogonal._covariance(dimension, r)) / kk
 
 
 def _part_mp(dimension, r, k, h):
     covariance = orthogonal._covariance_mp(dimension, r)
-    return ((1 - mpmath.exp(-r ** 2)) ** 2 / 2 + mpmath.mpf(int(orthogonal.pairs(k, h))) / k * covariance) / k
+    return ((1 - mpmath.exp(-r ** 2)) ** 2 / 2 + mpmath.mpf(int(pairs(k, h))) / k * covariance) / k
 
 
 def _separate(dimension, distance, k):
@@ -358,18 +346,8 @@ gorf_variance = Formula(
 )
 
 
-def _mutual_blocks(dimension, k):
-    """(h, c(k)) for mutual orthogonality: blocks of h = d // 2 rows per part (h = d, c = 0 for d = 1)."""
-    dimension = np.asarray(dimension)
-    h = np.where(dimension >= 2, dimension // 2, dimension)
-    kk = np.asarray(k, dtype=np.float64)
-    q = np.floor(kk / h)
-    rest = kk - q * h
-    return h, np.where(dimension >= 2, q * h * h + rest * rest, 0.0)
-
-
 def _mutual(dimension, distance, k):
-    h, cross = _mutual_blocks(dimension, k)
+    h, cross = mutual_blocks(dimension, k)
     kk = k.astype(np.float64)
     x1 = 0.5 * np.square(distance)
     h0 = gaussian_cross_covariance(dimension, x1, x1 / SLIDES_BANDWIDTH_RATIO ** 2)
