@@ -59,3 +59,50 @@ def test_theory_modules_form_no_import_cycle():
         visit(module, [])
     shared = {"_special", "_blocks"}
     assert shared <= set(graph) and not any(graph[m] & {"orthogonal", "polynomial", "signed"} for m in shared)
+
+
+# --- defect 1: no NaN inside the declared domains; the large-dimension form ---------------------
+
+@pytest.mark.parametrize("name, point", [
+    ("orthogonal.variance_gap_printed", dict(dimension=4637, distance=6.8e299, k=6)),
+    ("orthogonal.variance_gap_printed", dict(dimension=10 ** 9, distance=6.74, k=1)),
+    ("orthogonal.orf_variance", dict(dimension=10 ** 12, distance=33.9, k=1)),
+    ("orthogonal.variance_gap", dict(dimension=10 ** 12, distance=33.9, k=1)),
+    ("signed.gorf_variance", dict(dimension=10 ** 12, distance=33.9, k=1)),
+    ("orthogonal.pair_covariance", dict(dimension=10 ** 12, distance=33.9)),
+])
+def test_reported_points_are_finite(name, point):
+    assert np.isfinite(theory.formulas()[name](**point))
+
+
+@pytest.mark.parametrize("dimension", [100001, 100002, 10 ** 6, 10 ** 9 + 1, 10 ** 12])
+def test_pair_covariance_in_large_dimensions_against_mpmath(dimension):
+    """d > 1e5: the 1/n series of log(1F1(d; d/2; -x) e^{2x}) against mpmath's 1F1 (40 digits); at
+    d ~ 1e5 and x = 300 its orders 5 to 7 (not re-derived below) change the result by > 1e-11."""
+    import mpmath
+    from varlab.theory import orthogonal
+
+    x = np.array([1e-6, 0.3, 1.0, 10.0, 100.0, 300.0])
+    value = orthogonal.pair_covariance(dimension=dimension, distance=np.sqrt(2.0 * x))
+    with mpmath.workdps(40):
+        exact = [float(mpmath.hyp1f1(dimension, mpmath.mpf(dimension) / 2, -v) - mpmath.exp(-2 * mpmath.mpf(v)))
+                 for v in x]
+    np.testing.assert_allclose(value, exact, rtol=1e-12)
+    printed = orthogonal.variance_gap_printed(dimension=dimension, distance=np.sqrt(2.0 * x), k=2)
+    with mpmath.workdps(40):
+        exact = [float((mpmath.exp(-2 * mpmath.mpf(v)) - mpmath.hyp1f1(dimension, mpmath.mpf(dimension) / 2, -v) ** 2)
+                       / 2) for v in x]
+    np.testing.assert_allclose(printed, exact, rtol=1e-12)
+
+
+def test_large_dimension_series_coefficients_are_derived(order=4):
+    """The first four orders held in theory/orthogonal.py against the sympy derivation (all seven
+    take 30 s)."""
+    import sympy
+    from varlab.theory import orthogonal, orthogonal_derivation
+
+    x = sympy.Symbol("x", positive=True)
+    derived = orthogonal_derivation.large_dimension_series(order)
+    for p, (coefficients, divisor) in enumerate(orthogonal._R_COEFFICIENTS[:order]):
+        held = -x ** 2 * sum(c * x ** (len(coefficients) - 1 - i) for i, c in enumerate(coefficients)) / divisor
+        assert sympy.expand(derived[p] - held) == 0, p + 1
