@@ -106,3 +106,39 @@ def test_large_dimension_series_coefficients_are_derived(order=4):
     for p, (coefficients, divisor) in enumerate(orthogonal._R_COEFFICIENTS[:order]):
         held = -x ** 2 * sum(c * x ** (len(coefficients) - 1 - i) for i, c in enumerate(coefficients)) / divisor
         assert sympy.expand(derived[p] - held) == 0, p + 1
+
+
+# --- defect 2: bounded time, with the form used stated ---------------------------------------------
+
+def _timed(function, bound=1.0):
+    import time
+
+    start = time.perf_counter()
+    value = function()
+    elapsed = time.perf_counter() - start
+    assert elapsed < bound, f"took {elapsed:.2f} s"
+    return value
+
+
+def test_gcws_exact_moments_at_huge_k_are_fast_and_match_theorem_4():
+    """k = 2^40: the strided binomial sum (milliseconds) against Theorem 4's large-k forms, whose
+    relative error is O(1/k) ~ 1e-12."""
+    from varlab.theory import gcws
+
+    rho, gamma, k = np.array([-0.5, 0.5, 0.9]), np.array([0.5, 1.0, 5.0]), 2 ** 40
+    mean = _timed(lambda: gcws.exact_mean(rho=rho, gamma=gamma, k=k))
+    variance = _timed(lambda: gcws.exact_variance(rho=rho, gamma=gamma, k=k))
+    np.testing.assert_allclose(variance * k, gcws.asymptotic_variance(rho=rho, gamma=gamma), rtol=1e-9)
+    np.testing.assert_allclose(mean, np.exp(-gamma * (1 - rho)) + gcws.asymptotic_bias(rho=rho, gamma=gamma) / k,
+                               rtol=1e-13)
+
+
+def test_gcws_strided_sum_equals_the_full_sum(monkeypatch):
+    """At k = 1e8 (binomial sd up to 5000) the strided sum agrees with every term summed."""
+    from varlab.theory import gcws
+
+    rho, gamma = np.array([-0.9, 0.0, 0.5, 0.999]), np.array([1e-3, 1.0, 30.0, 1e3])
+    strided = gcws.exact_moments(rho, gamma, 10 ** 8)
+    monkeypatch.setattr(gcws, "_STRIDE_SIGMA", np.inf)
+    full = gcws.exact_moments(rho, gamma, 10 ** 8)
+    np.testing.assert_allclose(strided, full, rtol=1e-12, atol=0)
