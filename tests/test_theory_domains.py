@@ -142,3 +142,69 @@ def test_gcws_strided_sum_equals_the_full_sum(monkeypatch):
     monkeypatch.setattr(gcws, "_STRIDE_SIGMA", np.inf)
     full = gcws.exact_moments(rho, gamma, 10 ** 8)
     np.testing.assert_allclose(strided, full, rtol=1e-12, atol=0)
+
+
+# --- item 1: every Formula over the corners and extremes of its declared domain -----------------
+
+HUGE = np.finfo(np.float64).max
+#: the time one evaluation may take at any point of a declared domain
+POINT_SECONDS = 0.5
+#: infinite values at a point of a declared domain, each documented by its Formula: the ratio
+#: V_n/V_g of 000's Fig. 4 at rho = -1, where V_g = 0 < V_n (rho is shared by every formula of 000)
+SINGULARITIES = {("gcws.variance_ratio", "rho", -1.0)}
+
+
+def _extremes(name):
+    """The ends of the parameter's declared domain (the first representable value inside an open
+    end, 2^53 for an unbounded integer), the values next to them, and 1e150 and the float64
+    maximum for an unbounded real."""
+    from varlab.theory.parameters import MAX_INTEGER, parameter
+
+    p = parameter(name)
+    if p.integer:
+        low, high = int(p.low), MAX_INTEGER if p.high is None else min(int(p.high), MAX_INTEGER)
+        return sorted({low, min(low + 1, high), max(high - 1, low), high})
+    low = -HUGE if p.low is None else (np.nextafter(p.low, np.inf) if p.low_open else p.low)
+    values = [low, np.nextafter(low, np.inf), low + 1e-300 if low == 0 else low]
+    if p.high is None:
+        values += [max(low, 1.0), max(low, 1e150), HUGE]
+    else:
+        high = np.nextafter(p.high, -np.inf) if p.high_open else p.high
+        values += [0.5 * (low + high), np.nextafter(high, -np.inf), high]
+    return sorted({float(v) for v in values})
+
+
+@pytest.mark.parametrize("formula", list(theory.formulas().values()), ids=list(theory.formulas()))
+def test_every_formula_is_finite_and_fast_at_the_corners_of_its_domain(formula):
+    """Every point of the grid of extremes is evaluated in under POINT_SECONDS, without an error
+    or NaN; an infinite value must be a finite exact value beyond the float64 range (confirmed by
+    the mpmath reference), not a singularity inside the domain (except the documented
+    SINGULARITIES)."""
+    import itertools
+    import time
+
+    from varlab.theory.parameters import parameter
+
+    for point in itertools.product(*(_extremes(name) for name in formula.parameters)):
+        values = dict(zip(formula.parameters, point))
+        start = time.perf_counter()
+        value = formula(**values)
+        elapsed = time.perf_counter() - start
+        assert elapsed < POINT_SECONDS, f"{formula.name} took {elapsed:.2f} s at {values}"
+        if not np.isfinite(value) and not any((formula.name, n, v) in SINGULARITIES for n, v in values.items()):
+            inside = all(low <= values[n] <= high for n, (low, high) in formula.reference_domain.items())
+            assert inside, f"{formula.name} = {value} at {values}, outside its mpmath reference's domain"
+            exact = formula.mp(dps=15, **{n: (int(v) if parameter(n).integer else v) for n, v in values.items()})
+            assert HUGE < abs(exact) < np.inf and np.sign(float(exact)) == np.sign(value), (
+                f"{formula.name} = {value} at {values}, but the exact value is {exact}")
+
+
+def test_list_parameters_shows_the_true_domains(capsys):
+    from varlab import cli
+
+    cli.main(["list", "parameters"])
+    lines = {line.split()[0]: line for line in capsys.readouterr().out.splitlines() if line.strip()}
+    assert "integers >= 1 and <= 2^53" in lines["k"]
+    assert "integers >= 1 and <= 300" in lines["mutual_dimension"]
+    assert "(0, 1000]" in lines["positive_frequency"] and "[0, 1000]" in lines["frequency"]
+    assert "integers >= 1 and <= 1000000" in lines["degree"]

@@ -432,7 +432,11 @@ def _interior_moments(k, g, gc, gamma):
             inside = np.isfinite(log_w)
             gam = gamma[idx, None]
             z = (kf - jf) / (kf + jf)
-            i0 = np.argmax(log_w - 2.0 * gam * z * z, axis=1)[:, None]
+            # argmax of log w - 2 gamma z^2, with z^2 - z_1^2 = (z - z_1)(z + z_1) from the exact
+            # difference (z^2 itself loses the j-dependence when gamma ~ k^2 and k ~ 2^53)
+            j1, z1 = jf[:, :1], z[:, :1]
+            i0 = np.argmax(log_w - 2.0 * gam * (2.0 * kf * (j1 - jf) / ((kf + jf) * (kf + j1))) * (z + z1),
+                           axis=1)[:, None]
             j0 = np.take_along_axis(jf, i0, axis=1)
             z0 = (kf - j0) / (kf + j0)
             log_w0 = np.take_along_axis(log_w, i0, axis=1)

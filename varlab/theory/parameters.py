@@ -57,9 +57,11 @@ class Parameter:
 
     @property
     def domain(self) -> str:
-        """The domain in interval notation, e.g. ``[-1, 1]`` or ``integers >= 1``."""
+        """The domain in interval notation, e.g. ``[-1, 1]`` or ``integers >= 1 and <= 2^53`` (every
+        integer parameter stops at ``MAX_INTEGER`` at the latest)."""
         if self.integer:
-            return f"integers >= {int(self.low)}" + (f" and <= {int(self.high)}" if self.high is not None else "")
+            high = "2^53" if self.high is None or self.high >= MAX_INTEGER else str(int(self.high))
+            return f"integers >= {int(self.low)} and <= {high}"
         low = "-inf" if self.low is None else f"{self.low:g}"
         high = "inf" if self.high is None else f"{self.high:g}"
         return (f"{'(' if self.low_open or self.low is None else '['}{low}, "
@@ -178,6 +180,10 @@ E = declare("E", "the kernel value being estimated, exp(-gamma (1 - rho))", low=
             low_open=True, grid=(0.1, 0.5, 0.9))
 DIMENSION = declare("dimension", "dimension d of the data (and of the frequencies)", low=1,
                     integer=True, grid=(1, 2, 10))
+MUTUAL_DIMENSION = declare("mutual_dimension", "dimension d of the data for 004's GORF with W and V mutually "
+                           "orthogonal (signed.gorf_variance_mutual): up to 300, as the float64 quadrature of "
+                           "its cross covariance H0 needs Gamma(d/2)", low=1, high=300, integer=True,
+                           grid=(1, 2, 10))
 DISTANCE = declare("distance", "distance |z| = |x - y| between the two points", low=0.0,
                    grid=(0.0, 0.5, 1.0, 2.0))
 BANDWIDTH = declare("bandwidth", "bandwidth sigma of a Gaussian-type kernel", low=0.0,
@@ -186,10 +192,14 @@ M = declare("m", "number of random frequencies", low=1, integer=True, grid=(1, 1
 
 
 # 004, the polynomial kernel on the sphere (theory/polynomial.py)
-DEGREE = declare("degree", "degree m of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup)",
-                 low=1, integer=True, grid=(1, 2, 3))
+DEGREE = declare("degree", "degree m of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup); "
+                 "up to 10^6 (Pennington's sum over i <= m has about 40 sqrt(m) terms)",
+                 low=1, high=10 ** 6, integer=True, grid=(1, 2, 3))
 FREQUENCY = declare("frequency", "radial frequency in units of the truncation radius (u = a |w| or 2 |w|)",
                     low=0.0, high=1e3, grid=(0.5, 3.0, 20.0))
+POSITIVE_FREQUENCY = declare("positive_frequency", "radial frequency u > 0 (as frequency, without u = 0, where "
+                             "the envelope A u^{(d-3)/2-m} is infinite for d < 2m + 3)",
+                             low=0.0, high=1e3, low_open=True, grid=(0.5, 3.0, 20.0))
 A_SCALE = declare("a", "scale a >= 2 of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup; a = 3 in "
                        "the slides; a >= 2 keeps it >= 0 for |z| <= 2, Pennington et al. 2015)",
                   low=2.0, grid=(2.0, 3.0, 5.0))

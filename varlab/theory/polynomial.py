@@ -99,7 +99,7 @@ def _br_mp(d, i, u):
     return c * u ** (d - 1) / (2 ** n * mpmath.gamma(n + 1)) * mpmath.hyp0f1(n + 1, -u * u / 4)
 
 
-_D, _M, _U, _A = (parameter(name).symbol for name in ("dimension", "degree", "frequency", "a"))
+_D, _M, _U, _UP = (parameter(name).symbol for name in ("dimension", "degree", "frequency", "positive_frequency"))
 
 #: the closed form of ``radial_density`` in sympy (the Formula is held as computed: scipy's J_n is
 #: accurate to about 1e-11 relative at u ~ 10^3, short of the 1e-12 closed forms promise)
@@ -120,24 +120,40 @@ radial_density = Formula(
 )
 
 
+#: binomial mass left out of Pennington's sum: below 2 e^{-800} (Bernstein's inequality)
+_TAIL_LOG = 800.0
+#: elements per working array of the sum
+_BLOCK = 1 << 20
+
+
+def _binomial_window(m, p):
+    """[lo, hi] holding all but 2 e^{-800} of the Binomial(m, p) mass (as gcws._support:
+    Bernstein's inequality, about 40 sd + 270 terms each side of m p)."""
+    t = _TAIL_LOG / 3.0 + math.sqrt(_TAIL_LOG ** 2 / 9.0 + 2.0 * _TAIL_LOG * m * p * (1.0 - p))
+    return max(0, math.floor(m * p - t)), min(int(m), math.ceil(m * p + t))
+
+
 def _sphere(dimension, degree, a, frequency):
     """Pennington's sum over i <= m; its weights binom(m, i) (1 - 4/a^2)^{m-i} (4/a^2)^i are the
-    Binomial(m, 4/a^2) probabilities (scipy.stats.binom: no overflow at large m), summed over
-    their support only (a unimodal run of i: past the largest mode, a zero weight ends it)."""
-    m = np.asarray(degree, dtype=np.int64)
-    total = np.zeros(np.broadcast(dimension, degree, a, frequency).shape)
-    p = 4.0 / np.square(np.asarray(a, dtype=np.float64))
-    mode = float(np.max(np.floor((m + 1) * p)))
-    for i in range(int(np.max(m)) + 1):                   # binomial terms, vectorised over points
-        coefficient = scipy.stats.binom.pmf(i, m, p)
-        if not np.any(coefficient):
-            if i > mode:
-                break
-            continue
-        with np.errstate(all="ignore"):
-            term = coefficient * bochner_riesz(dimension, i, frequency)
-        total = total + np.where(coefficient == 0.0, 0.0, term)
-    return total
+    Binomial(m, 4/a^2) probabilities (scipy.stats.binom: no overflow at large m), summed over the
+    window holding all but 2 e^{-800} of their mass (``_binomial_window``), vectorised over the
+    points that share (m, a)."""
+    shape = np.broadcast(dimension, degree, a, frequency).shape
+    d, m, scale, u = (array.ravel() for array in np.broadcast_arrays(dimension, degree, a, frequency))
+    total = np.zeros(d.shape)
+    p = 4.0 / np.square(scale.astype(np.float64))
+    groups, inverse = np.unique(np.stack([m.astype(np.float64), p]), axis=1, return_inverse=True)
+    inverse = inverse.ravel()
+    for index, (mm, pp) in enumerate(groups.T):
+        lo, hi = _binomial_window(mm, pp)
+        i = np.arange(lo, hi + 1)
+        coefficient = scipy.stats.binom.pmf(i, int(mm), pp)
+        i, coefficient = i[coefficient > 0], coefficient[coefficient > 0]
+        where = np.flatnonzero(inverse == index)
+        for chunk in np.array_split(where, max(1, where.size * i.size // _BLOCK)):
+            with np.errstate(all="ignore"):
+                total[chunk] = bochner_riesz(d[chunk, None], i[None, :], u[chunk, None]) @ coefficient
+    return total.reshape(shape)
 
 
 def _sphere_mp(dimension, degree, a, frequency):
@@ -173,14 +189,13 @@ def _envelope(dimension, degree, frequency):
 
 variation_envelope = Formula(
     name="polynomial.variation_envelope",
-    parameters=("dimension", "degree", "frequency"),
+    parameters=("dimension", "degree", "positive_frequency"),
     expr=2 ** (1 - _D / 2 + _M) * sympy.factorial(_M) / sympy.gamma(_D / 2) * (2 / sympy.pi) ** sympy.Rational(3, 2)
-    * _U ** ((_D - 3) / 2 - _M),
-    numeric=_envelope,
-    reference=lambda dimension, degree, frequency: (
-        mpmath.inf if frequency == 0 and 2 * degree > dimension - 3 else
+    * _UP ** ((_D - 3) / 2 - _M),
+    numeric=lambda dimension, degree, positive_frequency: _envelope(dimension, degree, positive_frequency),
+    reference=lambda dimension, degree, positive_frequency: (
         2 ** (1 - mpmath.mpf(dimension) / 2 + degree) * mpmath.factorial(degree) / mpmath.gamma(mpmath.mpf(dimension) / 2)
-        * (2 / mpmath.pi) ** mpmath.mpf(1.5) * frequency ** (mpmath.mpf(dimension - 3) / 2 - degree)),
+        * (2 / mpmath.pi) ** mpmath.mpf(1.5) * positive_frequency ** (mpmath.mpf(dimension - 3) / 2 - degree)),
     source="varlab's own, from 004's polynomial kernel with the truncation at r = a: the mean of |nu(u)| over a "
            "period, |J_n(u)| ~ sqrt(2/(pi u)) |cos| with mean |cos| = 2/pi",
     description="envelope A u^{(d-3)/2-m} of the total-variation density of the printed transform",
