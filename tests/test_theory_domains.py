@@ -208,3 +208,59 @@ def test_list_parameters_shows_the_true_domains(capsys):
     assert "integers >= 1 and <= 300" in lines["mutual_dimension"]
     assert "(0, 1000]" in lines["positive_frequency"] and "[0, 1000]" in lines["frequency"]
     assert "integers >= 1 and <= 1000000" in lines["degree"]
+
+
+# --- defect 6: inputs --------------------------------------------------------------------------------
+
+def test_transform_chunks_takes_a_list_of_rows_as_an_array():
+    from varlab.features import RFF, transform_chunks
+
+    X = np.random.default_rng(0).normal(size=(5, 3))
+    rff = RFF(4, random_state=0).fit(X)
+    np.testing.assert_array_equal(transform_chunks(rff, X.tolist()), rff.transform(X))
+    np.testing.assert_array_equal(transform_chunks(rff, tuple(map(tuple, X)), chunk_rows=2), rff.transform(X))
+
+
+def test_chunks_of_another_width_than_the_fitted_one_are_refused():
+    from varlab.features import GCWS, RFF, hash_chunks, transform_chunks
+
+    rff = RFF(4, random_state=0).fit(np.ones((2, 1)))
+    with pytest.raises(ValueError, match="0 columns.*n_features_in_=1"):
+        transform_chunks(rff, np.zeros((0, 0)))
+    with pytest.raises(ValueError, match="2 columns.*n_features_in_=1"):
+        list(transform_chunks(rff, iter([np.ones((3, 2))])))
+    gcws = GCWS(8).fit(np.ones((2, 1)))
+    gcws.n_features_in_ = 1        # a GCWS that records the width it was fitted with
+    with pytest.raises(ValueError, match="0 columns.*n_features_in_=1"):
+        hash_chunks(gcws, np.zeros((0, 0)))
+
+
+@pytest.mark.parametrize("name", sorted(theory.formulas()))
+def test_zero_size_inputs_give_an_empty_result(name):
+    formula = theory.formulas()[name]
+    first, *rest = formula.parameters
+    from varlab.theory.parameters import parameter
+
+    values = {n: parameter(n).typical()[0] for n in rest}
+    values[first] = np.zeros(0, dtype=parameter(first).typical().dtype)
+    assert formula(**values).shape == (0,)
+
+
+def test_simulate_progress_must_be_a_bool():
+    from varlab import mc
+
+    with pytest.raises(TypeError, match="progress"):
+        mc.simulate("rff", k=[1], rho=0.5, gamma=1.0, n_repetitions=10, random_state=0, progress=1)
+
+
+def test_an_unreachable_dask_scheduler_is_a_quick_varlab_error():
+    pytest.importorskip("distributed")
+    from varlab import mc
+
+    import time
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="scheduler: no dask scheduler answered at 'tcp://127.0.0.1:9'"):
+        mc.simulate("rff", k=[1], rho=0.5, gamma=1.0, n_repetitions=10, random_state=0, backend="dask",
+                    scheduler="tcp://127.0.0.1:9")
+    assert time.perf_counter() - start < 15.0
