@@ -64,7 +64,7 @@ def test_domain_text():
     assert parameter("rho").domain == "[-1, 1]"
     assert parameter("gamma").domain == "(0, inf)"
     assert parameter("E").domain == "(0, 1]"
-    assert parameter("k").domain == "integers >= 1"
+    assert parameter("k").domain == "integers >= 1 and <= 2^53"      # the true limit (issue 22, defect 4)
 
 
 # --- real parameters ------------------------------------------------------------------------------

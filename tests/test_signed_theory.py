@@ -67,7 +67,7 @@ def test_formulas_are_registered_and_match_the_measure_api():
                                        theory.estimator_variance(measure, d, r, s, "iid"), rtol=1e-12)
             np.testing.assert_allclose(theory.gorf_variance(dimension=d, distance=r, k=s),
                                        theory.estimator_variance(measure, d, r, s, "separate"), rtol=1e-10)
-            np.testing.assert_allclose(theory.gorf_variance_mutual(dimension=d, distance=r, k=s),
+            np.testing.assert_allclose(theory.gorf_variance_mutual(mutual_dimension=d, distance=r, k=s),
                                        theory.estimator_variance(measure, d, r, s, "mutual"), rtol=1e-10)
 
 
@@ -89,7 +89,7 @@ def test_slides_decomposition_for_s_at_most_half_d():
     parts = measure.parts()
     d, r = 16, np.array([0.5, 2.0, 5.0])
     for s in (2, 8):
-        gap = (theory.gorf_variance_mutual(dimension=d, distance=r, k=s)
+        gap = (theory.gorf_variance_mutual(mutual_dimension=d, distance=r, k=s)
                - theory.grff_variance(distance=r, k=s))
         pieces = (theory.G(parts["positive"], d, r, s) + theory.G(parts["negative"], d, r, s)
                   + theory.H(measure, d, r))
@@ -97,5 +97,7 @@ def test_slides_decomposition_for_s_at_most_half_d():
 
 
 def test_large_dimension_is_refused_by_name():
-    with pytest.raises(ValueError, match="dimension"):
-        theory.gorf_variance_mutual(dimension=400, distance=1.0, k=10)
+    """The mutual form's dimension is declared up to 300 (issue 22, defect 4): refused as such."""
+    assert theory.gorf_variance_mutual.domain["mutual_dimension"] == "integers >= 1 and <= 300"
+    with pytest.raises(ValueError, match=r"mutual_dimension must be an integer in \[1, 300\]"):
+        theory.gorf_variance_mutual(mutual_dimension=301, distance=1.0, k=10)

@@ -89,6 +89,14 @@ def _ensure_fitted(estimator, width: int, dtype):
                          "fit does not look at the data)")
 
 
+def _check_width(estimator, width: int):
+    """X must have the width the map was fitted with, where the map records it (n_features_in_)."""
+    fitted = estimator.__dict__.get("n_features_in_")
+    if fitted is not None and width != fitted:
+        raise ValueError(f"X has {width} columns, but {type(estimator).__name__} was fitted with "
+                         f"n_features_in_={fitted}")
+
+
 def _apply(block, estimator, method: str):
     """The map on one block; ``hash`` returns (i*, t*) side by side as one (n, 2k) array."""
     result = getattr(estimator, method)(block)
@@ -108,6 +116,7 @@ def _output_width(estimator, method: str) -> int:
 def _dask_map(estimator, method: str, X):
     width, dtype = _width_and_dtype(X)
     estimator = _ensure_fitted(estimator, width, dtype)
+    _check_width(estimator, width)
     out = _output_width(estimator, method)
     if len(X.chunks[1]) > 1:
         X = X.rechunk({1: -1})                       # a row block must hold whole rows
@@ -148,6 +157,7 @@ def _generate(estimator, method: str, blocks):
         if width is None:
             width = block_width
             estimator = _ensure_fitted(estimator, width, dtype)
+            _check_width(estimator, width)
         elif block_width != width:
             raise ValueError(f"X block {index} has {block_width} columns, but the first block has {width}")
         yield _apply(block, estimator, method)
@@ -159,7 +169,8 @@ def transform_chunks(estimator, X, *, method: str = "transform", chunk_rows=None
     Parameters
     ----------
     estimator : GCWS, RFF or another fitted feature map with ``method``
-    X : dask array, numpy array, scipy.sparse matrix, or an iterable of row blocks
+    X : dask array, numpy array (or a list of rows), scipy.sparse matrix, or an iterable of row blocks
+        (a list or tuple of 2-d blocks, or any other iterable)
         A dask array gives a lazy dask array (``hash``: (n, 2k) int64, i* then t*); an
         array/sparse matrix gives the stacked result, computed ``chunk_rows`` rows at a time
         (all at once if None); an iterable gives a generator of the blocks' results.
@@ -175,6 +186,8 @@ def transform_chunks(estimator, X, *, method: str = "transform", chunk_rows=None
         if chunk_rows is not None:
             X = X.rechunk({0: chunk_rows})
         return _dask_map(estimator, method, X)
+    if isinstance(X, (list, tuple)) and not any(sp.issparse(block) or np.ndim(block) == 2 for block in X):
+        X = np.asarray(X)                            # a list of rows is an array, as everywhere
     if sp.issparse(X) or isinstance(X, np.ndarray):
         if X.ndim != 2:
             raise ValueError(f"X must be 2-d (rows, n_features), got shape {X.shape}")

@@ -86,6 +86,9 @@ def _flat_grid(model: Model, arguments: dict):
     return grid, tuple(shape)
 
 
+#: seconds to wait for a dask scheduler given by its address before refusing it
+SCHEDULER_TIMEOUT = 5.0
+
 _CONFIG = {"n_jobs": 1, "backend": "loky", "scheduler": None, "checkpoint_root": None}
 
 
@@ -153,7 +156,11 @@ def _dask_client(scheduler):
         if not isinstance(scheduler, str):
             raise TypeError(f"scheduler must be an address (str) or a distributed.Client, got "
                             f"{type(scheduler).__name__}")
-        return distributed.Client(scheduler, set_as_default=False)
+        try:
+            return distributed.Client(scheduler, set_as_default=False, timeout=SCHEDULER_TIMEOUT)
+        except (OSError, TimeoutError) as error:
+            raise ValueError(f"scheduler: no dask scheduler answered at {scheduler!r} within "
+                             f"{SCHEDULER_TIMEOUT:g} s ({type(error).__name__}: {error})") from None
     try:
         return distributed.get_client()
     except ValueError:
@@ -239,7 +246,7 @@ def simulate(model, *, k, n_repetitions, random_state=None, n_jobs=None, chunk_s
         chunk_size = _validate.positive_int(chunk_size, "chunk_size", minimum=1)
     if not isinstance(backend, str):
         raise TypeError(f"backend must be a joblib backend name (str), got {backend!r}")
-    if progress not in (None, True, False):
+    if progress is not None and not isinstance(progress, (bool, np.bool_)):
         raise TypeError(f"progress must be None, True or False, got {progress!r}")
     max_samples = _validate.positive_int(max_samples, "max_samples")
 

@@ -44,7 +44,7 @@ import scipy.special
 
 from .. import _validate
 from .formula import Formula
-from .parameters import declare
+from .parameters import parameter
 
 __all__ = ["SPREAD", "KERNELS", "PARTS", "cos_positive_mass", "cos_negative_mass",
            "sin_positive_mass", "part_transform", "kernel_masses", "part_second_moment",
@@ -52,17 +52,8 @@ __all__ = ["SPREAD", "KERNELS", "PARTS", "cos_positive_mass", "cos_negative_mass
 
 SOURCE = "002, Eq. (2), (9)-(11) and §4 (total masses); 1-D reduction derived by varlab"
 
-SPREAD = declare("spread", "standard deviation s of the phase X = <c, w> of 002's complex measures "
-                 "(s = |r|/sigma for the shift-Gaussian kernel, sigma |beta| for sinh/cosh)",
-                 low=0.0, high=12.0, grid=(0.25, 1.0, 3.0))
-PHASE_RATIO = declare("phase_ratio", "<c, D>/|c|^2: the displacement D along the kernel's "
-                      "direction c, in units of c (002 kernels)", low=-20.0, high=20.0,
-                      grid=(-1.0, 0.0, 0.5))
-#: the Formulas' domain stops at |D_perp| = sigma/4: closer to D = 0 the variance is a difference of
-#: O(1) terms that vanishes like |D|^2 and loses relative accuracy (``estimator_variance`` has no
-#: such limit; its absolute accuracy is ~1e-16 times the squared masses)
-TRANSVERSE = declare("transverse", "|D_perp|/sigma: the part of the displacement orthogonal to "
-                     "c, in units of the bandwidth (002 kernels)", low=0.25, grid=(0.25, 0.5, 2.0))
+# declared in theory/parameters.py (so that the registry is complete after ``import varlab``)
+SPREAD, PHASE_RATIO, TRANSVERSE = (parameter(name) for name in ("spread", "phase_ratio", "transverse"))
 
 KERNELS = ("shift_gaussian", "sinh_gaussian", "cosh_gaussian")
 PARTS = ("real_positive", "real_negative", "imaginary_positive", "imaginary_negative")

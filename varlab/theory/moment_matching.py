@@ -56,16 +56,10 @@ import sympy
 from scipy import special
 
 from .formula import Formula
-from .parameters import declare, parameter
+from .parameters import parameter
 
-SCALED_DISTANCE = declare(
-    "scaled_distance", "s = |x - y| / sigma, so that c' Sigma c = s^2 (003, Eq. 3 and Cor. 1); "
-    "varlab states its numerics for s <= 10 (k(s) = exp(-s^2/2) >= 2e-22)",
-    low=0.0, high=10.0, grid=(0.5, 1.0, 2.0))
-MM_DOF = declare(
-    "mm_dof", "m - 1 >= 1 for m moment-matched frequencies (003, Alg. 1): the dimension of the "
-    "sphere {sum t = 0} that the projections live on (the centred sample needs m >= 2)",
-    low=1, high=10 ** 6, integer=True, grid=(2, 15, 255))
+# declared in theory/parameters.py (so that the registry is complete after ``import varlab``)
+SCALED_DISTANCE, MM_DOF = (parameter(name) for name in ("scaled_distance", "mm_dof"))
 
 _s, _m = (parameter(name).symbol for name in ("scaled_distance", "m"))
 _y = _s ** 2

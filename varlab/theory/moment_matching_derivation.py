@@ -27,7 +27,6 @@ from functools import lru_cache
 
 import sympy
 
-from . import moment_matching as _declares  # noqa: F401  (declares scaled_distance)
 from .parameters import parameter
 
 __all__ = ["y", "t", "gaussian_mean", "variance_of_controlled", "optimal_coefficients",

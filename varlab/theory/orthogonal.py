@@ -24,22 +24,15 @@ phi_d(t) = Gamma(d/2) J_{d/2-1}(t) / (t/2)^{d/2-1} = 0F1(; d/2; -t^2/4) = E_thet
 """
 from __future__ import annotations
 
-import math
-
 import mpmath
 import numpy as np
 import scipy.special as sc
 import sympy
 
+from ._blocks import pairs
+from ._special import phi
 from .formula import Formula
 from .parameters import parameter
-
-def _hyp(dimension, x):
-    """1F1(d; d/2; -x) by scipy, x >= 0; scipy returns NaN only for even d at huge x, where the
-    value e^{-x} 1F1(-d/2; d/2; x) (a polynomial of degree d/2 times e^{-x}) underflows: 0."""
-    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
-        f = sc.hyp1f1(np.asarray(dimension, dtype=np.float64), 0.5 * np.asarray(dimension, dtype=np.float64), -x)
-    return np.where(np.isnan(f) & (np.asarray(dimension) % 2 == 0) & (x > 1e4), 0.0, f)
 
 
 __all__ = ["iid_variance", "iid_variance_phase", "pair_covariance", "variance_gap",
@@ -47,23 +40,6 @@ __all__ = ["iid_variance", "iid_variance_phase", "pair_covariance", "variance_ga
 
 _R = parameter("distance").symbol
 _REF_DIM = {"dimension": (1, 256)}
-
-
-def pairs(k, d):
-    """P(s, d): ordered pairs of distinct rows in the same block (blocks of d, last partial)."""
-    k = np.asarray(k, dtype=np.float64)
-    d = np.asarray(d, dtype=np.float64)
-    q = np.floor(k / d)
-    rest = k - q * d
-    return q * d * (d - 1.0) + rest * (rest - 1.0)
-
-
-def phi(t, d):
-    """phi_d(t) = Gamma(d/2) J_{d/2-1}(t) / (t/2)^{d/2-1} = 0F1(; d/2; -t^2/4) (E cos(t theta_1)):
-    theory.polynomial.phi, finite in every d (scipy's hyp0f1 is NaN from d ~ 256 on)."""
-    from .polynomial import phi as finite_phi      # polynomial imports this module (through signed)
-
-    return finite_phi(t, d)
 
 
 def _series_d(x, n, terms=40):
@@ -80,17 +56,83 @@ def _series_d(x, n, terms=40):
     return total
 
 
+def _one_minus_f_series(x, n, terms=40):
+    """1 - 1F1(-n; n; x) = -sum_{j>=1} x^j/j! (-1)^j prod_{i<j} (n-i)/(n+i), for small x."""
+    total = np.zeros(np.broadcast(x, n).shape)
+    prod = np.ones_like(total)
+    power = np.ones_like(total)
+    for j in range(1, terms):                      # series terms, vectorised over points
+        prod = prod * (n - (j - 1)) / (n + (j - 1))
+        power = power * x / j
+        total = total - power * (-1.0) ** j * prod
+    return total
+
+
+#: above this dimension scipy's hyp1f1(d, d/2, -x) is NaN or slow: the 1/n series of R below
+_SERIES_DIMENSION = 1e5
+#: the coefficients of R_p(x) = -x^2 r_p(x) / q_p, p = 1..7 (r_p highest power first)
+_R_COEFFICIENTS = (
+    ((1,), 1), ((2, -1), 1), ((11, -12, 2), 2), ((18, -32, 14, -1), 1),
+    ((394, -1008, 783, -180, 6), 6), ((774, -2653, 3114, -1389, 186, -3), 3),
+    ((12837, -56232, 91232, -64656, 18402, -1512, 12), 12))
+
+
+def _log_ratio_series(x, n):
+    """R = log(1F1(2n; n; -x) e^{2x}) = sum_{p=1}^{7} R_p(x) / n^p (varlab): 1F1(-n; n; x) =
+    sum_j (-x)^j/j! P_j with log P_j = -2 sum_{i<j} atanh(i/n), expanded in 1/n and summed over j
+    (``orthogonal_derivation.large_dimension_series``). R_p has degree p + 1: the truncation error
+    is about 10^4 x^9 / n^8, below 1e-10 for n > 5 10^4, x < 400."""
+    total = np.zeros(np.broadcast(x, n).shape)
+    scale = np.ones_like(total)
+    for coefficients, divisor in _R_COEFFICIENTS:
+        scale = scale / n
+        total = total - np.square(x) * np.polyval(np.asarray(coefficients, dtype=np.float64), x) / divisor * scale
+    return total
+
+
+def _confluent(dimension, x):
+    """(f, f - e^{-2x}, e^{-x} - f) for f = 1F1(d; d/2; -x) = e^{-x} 1F1(-d/2; d/2; x), x >= 0,
+    each without cancellation, finite for every d >= 1 and x in [0, inf]:
+
+    * d > 1e5: f = e^{-2x + R}, R by ``_log_ratio_series`` (x < 400); for x >= 400, f < e^{-2x}
+      underflows (R <= 0) and all three are 0 (e^{-x} too, to 1e-174 of f's scale: returned 0);
+    * even d, x >= 1500: f = e^{-x} L(x) with L a Laguerre polynomial, |L| <= e^{x/2} (Szego's
+      bound, DLMF 18.14.8): f underflows to 0;
+    * x < 1/2: the series of 1F1(-n; n; x) - e^{-x} and 1 - 1F1(-n; n; x) (no cancellation);
+    * otherwise scipy's hyp1f1 (x = inf: 0)."""
+    d = np.asarray(dimension, dtype=np.float64)
+    d, x = np.broadcast_arrays(d, np.asarray(x, dtype=np.float64))
+    n = 0.5 * d
+    f, c, g = np.zeros(d.shape), np.zeros(d.shape), np.zeros(d.shape)
+    large = d > _SERIES_DIMENSION
+    series = large & (x < 400.0)
+    small = ~large & (x < 0.5)
+    direct = ~large & ~small & np.isfinite(x) & ~((d % 2 == 0) & (x >= 1500.0))
+    with np.errstate(under="ignore", over="ignore"):
+        if np.any(series):
+            xs, r = x[series], _log_ratio_series(x[series], n[series])
+            f[series] = np.exp(r - 2.0 * xs)
+            c[series] = np.exp(-2.0 * xs) * np.expm1(r)
+            g[series] = -np.exp(-xs) * np.expm1(r - xs)
+        if np.any(small):
+            xs, ns = x[small], n[small]
+            c[small] = np.exp(-xs) * _series_d(xs, ns)
+            f[small] = c[small] + np.exp(-2.0 * xs)
+            g[small] = np.exp(-xs) * _one_minus_f_series(xs, ns)
+        if np.any(direct):
+            xs = x[direct]
+            f[direct] = sc.hyp1f1(d[direct], n[direct], -xs)
+            c[direct] = f[direct] - np.exp(-2.0 * xs)
+            g[direct] = np.exp(-xs) - f[direct]
+        rest = ~(series | small | direct) & ~large
+        c[rest] = -np.exp(-2.0 * x[rest])
+        g[rest] = np.exp(-x[rest])
+    return f, c, g
+
+
 def _covariance(dimension, distance):
-    x = 0.5 * distance * distance
-    n = 0.5 * dimension
-    small = x < 0.5
-    xs = np.where(small, x, 0.0)
-    series = np.exp(-xs) * _series_d(xs, n)
-    xl = np.where(small, 1.0, x)
-    with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        direct = _hyp(dimension, xl) - np.exp(-2.0 * xl)
-    direct = np.where(np.isfinite(xl), direct, 0.0)
-    return np.where(small, series, direct)
+    """C = 1F1(d; d/2; -|z|^2/2) - e^{-|z|^2} (``_confluent``)."""
+    return _confluent(dimension, 0.5 * np.square(np.asarray(distance, dtype=np.float64)))[1]
 
 
 def _covariance_mp(dimension, distance):
@@ -147,31 +189,14 @@ variance_gap = Formula(
 )
 
 
-def _one_minus_f_series(x, n, terms=40):
-    """1 - 1F1(-n; n; x) = -sum_{j>=1} x^j/j! (-1)^j prod_{i<j} (n-i)/(n+i), for small x."""
-    total = np.zeros(np.broadcast(x, n).shape)
-    prod = np.ones_like(total)
-    power = np.ones_like(total)
-    for j in range(1, terms):                      # series terms, vectorised over points
-        prod = prod * (n - (j - 1)) / (n + (j - 1))
-        power = power * x / j
-        total = total - power * (-1.0) ** j * prod
-    return total
-
-
 def _printed(dimension, distance, k):
-    """(k-1)/k [e^{-2x} - f^2] with f = 1F1(d; d/2; -x) = e^{-x} F, written as
-    (k-1)/k (e^{-x} - f)(e^{-x} + f) and e^{-x} - f = e^{-x} (1 - F) by series for small x."""
-    x = 0.5 * distance * distance
-    n = 0.5 * dimension
+    """(k-1)/k [e^{-2x} - f^2] with f = 1F1(d; d/2; -x), written as (k-1)/k (e^{-x} - f)(e^{-x} + f),
+    each factor without cancellation (``_confluent``)."""
+    x = 0.5 * np.square(distance)
     kk = k.astype(np.float64)
-    small = x < 0.5
-    xs = np.where(small, x, 0.0)
-    with np.errstate(under="ignore", over="ignore", invalid="ignore"):
-        f = _hyp(dimension, x)
-        e = np.exp(-x)
-        diff = np.where(small, np.exp(-xs) * _one_minus_f_series(xs, n), e - f)
-        return (kk - 1.0) / kk * diff * (e + f)
+    f, _, g = _confluent(dimension, x)
+    with np.errstate(under="ignore"):
+        return (kk - 1.0) / kk * g * (np.exp(-x) + f)
 
 
 def _printed_mp(dimension, distance, k):

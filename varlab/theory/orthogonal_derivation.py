@@ -15,7 +15,7 @@ from __future__ import annotations
 import sympy
 
 __all__ = ["bessel_series_check", "chi_square_moment_check", "series_to_hypergeometric_check",
-           "kummer_check", "kernel_check", "iid_variance_check"]
+           "kummer_check", "kernel_check", "iid_variance_check", "large_dimension_series"]
 
 _t, _r, _x = sympy.symbols("t r x", positive=True)
 
@@ -64,3 +64,22 @@ def iid_variance_check():
     paired = (1 + k(2 * _r)) / 2 - k(_r) ** 2 - (1 - sympy.exp(-_r ** 2)) ** 2 / 2
     phase = 1 + k(2 * _r) / 2 - k(_r) ** 2 - (sympy.Rational(1, 2) + (1 - sympy.exp(-_r ** 2)) ** 2 / 2)
     return sympy.simplify(paired) + sympy.simplify(phase)
+
+
+def large_dimension_series(order: int) -> list:
+    """[R_1(x), ..., R_order(x)]: log(1F1(2n; n; -x) e^{2x}) = sum_p R_p(x) / n^p as n -> infinity
+    (varlab; the form theory/orthogonal.py uses for d > 1e5). By Kummer, 1F1(2n; n; -x) e^{x} =
+    1F1(-n; n; x) = sum_j (-x)^j/j! P_j with log P_j = -2 sum_{i<j} atanh(i/n); expand in 1/n
+    (Faulhaber sums of i^k), sum over j with sum_j (-x)^j j^m/j! = e^{-x} sum_l S(m, l) (-x)^l
+    (Stirling numbers of the second kind), and take the logarithm."""
+    j, i, eps = sympy.symbols("j i epsilon")
+    log_p = sum(-2 * sympy.expand(sympy.summation(i ** k, (i, 0, j - 1))) * eps ** k / k
+                for k in range(1, 2 * order, 2))
+    excess = sympy.expand(sympy.series(sympy.exp(log_p), eps, 0, order + 1).removeO() - 1)
+    total = 0
+    for p in range(1, order + 1):
+        for (m,), a in sympy.Poly(excess.coeff(eps, p), j).terms():
+            total += a * eps ** p * sum(sympy.functions.combinatorial.numbers.stirling(m, l) * (-_x) ** l
+                                        for l in range(m + 1))
+    log_ratio = sympy.expand(sympy.series(sympy.log(1 + total), eps, 0, order + 1).removeO())
+    return [sympy.factor(log_ratio.coeff(eps, p)) for p in range(1, order + 1)]

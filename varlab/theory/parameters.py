@@ -3,8 +3,9 @@
 A :class:`Parameter` knows its sympy symbol (with the assumptions that match its domain), its
 domain (an interval, open or closed at each end), whether it is an integer, how to validate a
 value (scalars and arrays; the message names the parameter and its domain) and a typical grid
-for tests. Every name is declared once, here or by :func:`declare` in the module that introduces
-it; declaring a name twice with a different domain is an error.
+for tests. Every name of varlab.theory is declared once, here (so that the registry is complete
+after ``import varlab``, whichever theory module has been imported); :func:`declare` fetches a
+name declared identically and refuses one declared with a different domain.
 
 >>> from varlab.theory.parameters import parameter
 >>> parameter("rho").validate(0.5)
@@ -56,9 +57,11 @@ class Parameter:
 
     @property
     def domain(self) -> str:
-        """The domain in interval notation, e.g. ``[-1, 1]`` or ``integers >= 1``."""
+        """The domain in interval notation, e.g. ``[-1, 1]`` or ``integers >= 1 and <= 2^53`` (every
+        integer parameter stops at ``MAX_INTEGER`` at the latest)."""
         if self.integer:
-            return f"integers >= {int(self.low)}" + (f" and <= {int(self.high)}" if self.high is not None else "")
+            high = "2^53" if self.high is None or self.high >= MAX_INTEGER else str(int(self.high))
+            return f"integers >= {int(self.low)} and <= {high}"
         low = "-inf" if self.low is None else f"{self.low:g}"
         high = "inf" if self.high is None else f"{self.high:g}"
         return (f"{'(' if self.low_open or self.low is None else '['}{low}, "
@@ -177,9 +180,49 @@ E = declare("E", "the kernel value being estimated, exp(-gamma (1 - rho))", low=
             low_open=True, grid=(0.1, 0.5, 0.9))
 DIMENSION = declare("dimension", "dimension d of the data (and of the frequencies)", low=1,
                     integer=True, grid=(1, 2, 10))
+MUTUAL_DIMENSION = declare("mutual_dimension", "dimension d of the data for 004's GORF with W and V mutually "
+                           "orthogonal (signed.gorf_variance_mutual): up to 300, as the float64 quadrature of "
+                           "its cross covariance H0 needs Gamma(d/2)", low=1, high=300, integer=True,
+                           grid=(1, 2, 10))
 DISTANCE = declare("distance", "distance |z| = |x - y| between the two points", low=0.0,
                    grid=(0.0, 0.5, 1.0, 2.0))
 BANDWIDTH = declare("bandwidth", "bandwidth sigma of a Gaussian-type kernel", low=0.0,
                     low_open=True, grid=(0.5, 1.0, 2.0))
 M = declare("m", "number of random frequencies", low=1, integer=True, grid=(1, 16, 128))
 
+
+# 004, the polynomial kernel on the sphere (theory/polynomial.py)
+DEGREE = declare("degree", "degree m of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup); "
+                 "up to 10^6 (Pennington's sum over i <= m has about 40 sqrt(m) terms)",
+                 low=1, high=10 ** 6, integer=True, grid=(1, 2, 3))
+FREQUENCY = declare("frequency", "radial frequency in units of the truncation radius (u = a |w| or 2 |w|)",
+                    low=0.0, high=1e3, grid=(0.5, 3.0, 20.0))
+POSITIVE_FREQUENCY = declare("positive_frequency", "radial frequency u > 0 (as frequency, without u = 0, where "
+                             "the envelope A u^{(d-3)/2-m} is infinite for d < 2m + 3)",
+                             low=0.0, high=1e3, low_open=True, grid=(0.5, 3.0, 20.0))
+A_SCALE = declare("a", "scale a >= 2 of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup; a = 3 in "
+                       "the slides; a >= 2 keeps it >= 0 for |z| <= 2, Pennington et al. 2015)",
+                  low=2.0, grid=(2.0, 3.0, 5.0))
+
+# 003, moment matching (theory/moment_matching.py)
+SCALED_DISTANCE = declare(
+    "scaled_distance", "s = |x - y| / sigma, so that c' Sigma c = s^2 (003, Eq. 3 and Cor. 1); "
+    "varlab states its numerics for s <= 10 (k(s) = exp(-s^2/2) >= 2e-22)",
+    low=0.0, high=10.0, grid=(0.5, 1.0, 2.0))
+MM_DOF = declare(
+    "mm_dof", "m - 1 >= 1 for m moment-matched frequencies (003, Alg. 1): the dimension of the "
+    "sphere {sum t = 0} that the projections live on (the centred sample needs m >= 2)",
+    low=1, high=10 ** 6, integer=True, grid=(2, 15, 255))
+
+# 002, asymmetric kernels (theory/asymmetric.py)
+SPREAD = declare("spread", "standard deviation s of the phase X = <c, w> of 002's complex measures "
+                 "(s = |r|/sigma for the shift-Gaussian kernel, sigma |beta| for sinh/cosh)",
+                 low=0.0, high=12.0, grid=(0.25, 1.0, 3.0))
+PHASE_RATIO = declare("phase_ratio", "<c, D>/|c|^2: the displacement D along the kernel's "
+                      "direction c, in units of c (002 kernels)", low=-20.0, high=20.0,
+                      grid=(-1.0, 0.0, 0.5))
+#: the Formulas' domain stops at |D_perp| = sigma/4: closer to D = 0 the variance is a difference of
+#: O(1) terms that vanishes like |D|^2 and loses relative accuracy (``estimator_variance`` has no
+#: such limit; its absolute accuracy is ~1e-16 times the squared masses)
+TRANSVERSE = declare("transverse", "|D_perp|/sigma: the part of the displacement orthogonal to "
+                     "c, in units of the bandwidth (002 kernels)", low=0.25, grid=(0.25, 0.5, 2.0))

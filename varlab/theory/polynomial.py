@@ -57,82 +57,23 @@ import scipy.special as sc
 import scipy.stats
 import sympy
 
-from . import signed
+from ._blocks import block_sizes
+from ._special import _hyp0f1_neg, phi
 from .formula import Formula
-from .parameters import declare, parameter
+from .parameters import parameter
 
 __all__ = ["phi", "bochner_riesz", "RADIAL_DENSITY_EXPR", "radial_density", "radial_density_sphere", "variation_envelope",
            "variation_growth", "truncated_masses", "truncated_masses_mp", "finite_total_variation",
            "total_masses", "taper_masses", "shell_covariance", "estimator_variance", "maclaurin_variance"]
 
-DEGREE = declare("degree", "degree m of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup)",
-                 low=1, integer=True, grid=(1, 2, 3))
-FREQUENCY = declare("frequency", "radial frequency in units of the truncation radius (u = a |w| or 2 |w|)",
-                    low=0.0, high=1e3, grid=(0.5, 3.0, 20.0))
-A_SCALE = declare("a", "scale a >= 2 of the polynomial kernel (1 - |z|^2/a^2)^m on the sphere (004, Setup; a = 3 in "
-                       "the slides; a >= 2 keeps it >= 0 for |z| <= 2, Pennington et al. 2015)",
-                  low=2.0, grid=(2.0, 3.0, 5.0))
+# declared in theory/parameters.py (so that the registry is complete after ``import varlab``)
+DEGREE, FREQUENCY, A_SCALE = (parameter(name) for name in ("degree", "frequency", "a"))
 
 _REF = {"dimension": (1, 256), "degree": (1, 16)}
 _TINY = np.finfo(np.float64).tiny
 
 
-# --- the radial characteristic function and the Bessel-type densities (numpy) ---------------------
-
-def _hyp0f1_series(b, x, terms=400):
-    """0F1(; b; -x) by its series (vectorised over points; loops over terms only), for x small
-    against b^2 (where J_{b-1}(2 sqrt x) underflows and the series loses few digits)."""
-    total = np.ones(np.broadcast(b, x).shape)
-    term = np.ones_like(total)
-    for j in range(terms):
-        term = term * -x / ((b + j) * (j + 1.0))
-        total = total + term
-        if np.all(np.abs(term) <= 1e-17 * np.abs(total)):
-            break
-    return total
-
-
-def _hyp0f1_neg(b, x):
-    """0F1(; b; -x) for b > 0, x >= 0: scipy's hyp0f1 up to b = 100 (it returns NaN at small x
-    from b ~ 128 and NaN or inf everywhere beyond b ~ 160), else Gamma(b) x^{-(b-1)/2} J_{b-1}(2 sqrt x) in logs, and the series where
-    that Bessel value underflows."""
-    b, x = np.broadcast_arrays(np.asarray(b, dtype=np.float64), np.asarray(x, dtype=np.float64))
-    out = np.empty(b.shape)
-    small = b <= 100.0
-    with np.errstate(all="ignore"):
-        out[small] = sc.hyp0f1(b[small], -x[small])
-        large = ~small | ~np.isfinite(out)
-        if np.any(large):
-            bl, xl = b[large], x[large]
-            t = 2.0 * np.sqrt(xl)
-            j = sc.jv(bl - 1.0, t)
-            normal = (np.abs(j) > 1e-290) & (t > 0)
-            value = np.where(normal, np.sign(j) * np.exp(sc.gammaln(bl) - (bl - 1.0) * np.log(np.where(t > 0, t, 1.0) / 2.0)
-                                                          + np.log(np.where(normal, np.abs(j), 1.0))), 0.0)
-            if np.any(~normal):
-                value[~normal] = _hyp0f1_series(bl[~normal], xl[~normal])
-            out[large] = value
-    return out
-
-
-def phi(t, d):
-    """phi_d(t) = 0F1(; d/2; -t^2/4) = E cos(t theta_1), theta uniform on S^{d-1} (also from
-    d ~ 256 on, where scipy's hyp0f1 returns NaN, and for |t| beyond 1e150, where t^2 overflows:
-    there by Gamma(d/2) (|t|/2)^{1-d/2} J_{d/2-1}(|t|) with J's leading Hankel term (DLMF 10.17.3;
-    relative remainder O(d^2/t)), its phase t - theta taken as cos t cos theta + sin t sin theta:
-    scipy's jv rounds t - theta to t there)."""
-    t = np.abs(np.asarray(t, dtype=np.float64))
-    b = 0.5 * np.asarray(d, dtype=np.float64)
-    huge = t > 1e150
-    out = _hyp0f1_neg(b, 0.25 * np.square(np.where(huge, 0.0, t)))
-    if np.any(huge):
-        b, t = np.broadcast_arrays(b, t)
-        bh, th = b[huge], t[huge]
-        theta = 0.5 * math.pi * (bh - 1.0) + 0.25 * math.pi
-        wave = np.cos(th) * np.cos(theta) + np.sin(th) * np.sin(theta)
-        out[huge] = wave * np.exp(sc.gammaln(bh) + (1.0 - bh) * np.log(0.5 * th) + 0.5 * np.log(2.0 / (math.pi * th)))
-    return out
-
+# --- the Bessel-type densities (numpy; phi_d and the 0F1 helpers are in theory._special) ------------
 
 def bochner_riesz(d, i, u):
     """BR_{d,i}(u) = 2^{1-d/2+i} i!/Gamma(d/2) u^{d/2-1-i} J_{d/2+i}(u): the radial density (in
@@ -158,7 +99,7 @@ def _br_mp(d, i, u):
     return c * u ** (d - 1) / (2 ** n * mpmath.gamma(n + 1)) * mpmath.hyp0f1(n + 1, -u * u / 4)
 
 
-_D, _M, _U, _A = (parameter(name).symbol for name in ("dimension", "degree", "frequency", "a"))
+_D, _M, _U, _UP = (parameter(name).symbol for name in ("dimension", "degree", "frequency", "positive_frequency"))
 
 #: the closed form of ``radial_density`` in sympy (the Formula is held as computed: scipy's J_n is
 #: accurate to about 1e-11 relative at u ~ 10^3, short of the 1e-12 closed forms promise)
@@ -179,24 +120,40 @@ radial_density = Formula(
 )
 
 
+#: binomial mass left out of Pennington's sum: below 2 e^{-800} (Bernstein's inequality)
+_TAIL_LOG = 800.0
+#: elements per working array of the sum
+_BLOCK = 1 << 20
+
+
+def _binomial_window(m, p):
+    """[lo, hi] holding all but 2 e^{-800} of the Binomial(m, p) mass (as gcws._support:
+    Bernstein's inequality, about 40 sd + 270 terms each side of m p)."""
+    t = _TAIL_LOG / 3.0 + math.sqrt(_TAIL_LOG ** 2 / 9.0 + 2.0 * _TAIL_LOG * m * p * (1.0 - p))
+    return max(0, math.floor(m * p - t)), min(int(m), math.ceil(m * p + t))
+
+
 def _sphere(dimension, degree, a, frequency):
     """Pennington's sum over i <= m; its weights binom(m, i) (1 - 4/a^2)^{m-i} (4/a^2)^i are the
-    Binomial(m, 4/a^2) probabilities (scipy.stats.binom: no overflow at large m), summed over
-    their support only (a unimodal run of i: past the largest mode, a zero weight ends it)."""
-    m = np.asarray(degree, dtype=np.int64)
-    total = np.zeros(np.broadcast(dimension, degree, a, frequency).shape)
-    p = 4.0 / np.square(np.asarray(a, dtype=np.float64))
-    mode = float(np.max(np.floor((m + 1) * p)))
-    for i in range(int(np.max(m)) + 1):                   # binomial terms, vectorised over points
-        coefficient = scipy.stats.binom.pmf(i, m, p)
-        if not np.any(coefficient):
-            if i > mode:
-                break
-            continue
-        with np.errstate(all="ignore"):
-            term = coefficient * bochner_riesz(dimension, i, frequency)
-        total = total + np.where(coefficient == 0.0, 0.0, term)
-    return total
+    Binomial(m, 4/a^2) probabilities (scipy.stats.binom: no overflow at large m), summed over the
+    window holding all but 2 e^{-800} of their mass (``_binomial_window``), vectorised over the
+    points that share (m, a)."""
+    shape = np.broadcast(dimension, degree, a, frequency).shape
+    d, m, scale, u = (array.ravel() for array in np.broadcast_arrays(dimension, degree, a, frequency))
+    total = np.zeros(d.shape)
+    p = 4.0 / np.square(scale.astype(np.float64))
+    groups, inverse = np.unique(np.stack([m.astype(np.float64), p]), axis=1, return_inverse=True)
+    inverse = inverse.ravel()
+    for index, (mm, pp) in enumerate(groups.T):
+        lo, hi = _binomial_window(mm, pp)
+        i = np.arange(lo, hi + 1)
+        coefficient = scipy.stats.binom.pmf(i, int(mm), pp)
+        i, coefficient = i[coefficient > 0], coefficient[coefficient > 0]
+        where = np.flatnonzero(inverse == index)
+        for chunk in np.array_split(where, max(1, where.size * i.size // _BLOCK)):
+            with np.errstate(all="ignore"):
+                total[chunk] = bochner_riesz(d[chunk, None], i[None, :], u[chunk, None]) @ coefficient
+    return total.reshape(shape)
 
 
 def _sphere_mp(dimension, degree, a, frequency):
@@ -232,14 +189,13 @@ def _envelope(dimension, degree, frequency):
 
 variation_envelope = Formula(
     name="polynomial.variation_envelope",
-    parameters=("dimension", "degree", "frequency"),
+    parameters=("dimension", "degree", "positive_frequency"),
     expr=2 ** (1 - _D / 2 + _M) * sympy.factorial(_M) / sympy.gamma(_D / 2) * (2 / sympy.pi) ** sympy.Rational(3, 2)
-    * _U ** ((_D - 3) / 2 - _M),
-    numeric=_envelope,
-    reference=lambda dimension, degree, frequency: (
-        mpmath.inf if frequency == 0 and 2 * degree > dimension - 3 else
+    * _UP ** ((_D - 3) / 2 - _M),
+    numeric=lambda dimension, degree, positive_frequency: _envelope(dimension, degree, positive_frequency),
+    reference=lambda dimension, degree, positive_frequency: (
         2 ** (1 - mpmath.mpf(dimension) / 2 + degree) * mpmath.factorial(degree) / mpmath.gamma(mpmath.mpf(dimension) / 2)
-        * (2 / mpmath.pi) ** mpmath.mpf(1.5) * frequency ** (mpmath.mpf(dimension - 3) / 2 - degree)),
+        * (2 / mpmath.pi) ** mpmath.mpf(1.5) * positive_frequency ** (mpmath.mpf(dimension - 3) / 2 - degree)),
     source="varlab's own, from 004's polynomial kernel with the truncation at r = a: the mean of |nu(u)| over a "
            "period, |J_n(u)| ~ sqrt(2/(pi u)) |cos| with mean |cos| = 2/pi",
     description="envelope A u^{(d-3)/2-m} of the total-variation density of the printed transform",
@@ -439,7 +395,7 @@ def estimator_variance(measure, d, r, s, orthogonality="iid"):
     P, N = masses["positive"], masses["negative"]
     r = np.atleast_1d(np.asarray(r, dtype=np.float64))
     s = np.asarray(s, dtype=np.float64)
-    _, same, cross = signed.block_sizes(d, s, orthogonality)
+    _, same, cross = block_sizes(d, s, orthogonality)
     total = 0.0
     laws = {}
     for name, mass in (("positive", P), ("negative", N)):

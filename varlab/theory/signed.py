@@ -55,6 +55,7 @@ import scipy.special as sc
 import sympy
 
 from . import orthogonal
+from ._blocks import block_sizes, mutual_blocks, pairs
 from .formula import Formula
 from .parameters import parameter
 
@@ -161,10 +162,23 @@ def _integral_form(beta, x1, x2):
         return out - np.exp(-x1) * np.expm1(-x2)
 
 
+def _far_form(beta, x1, x2):
+    """H0 for odd d and x2 >= 1e4 (d + 1)^2: E_U of the algebraic part of 1F1(d; beta; -y) ~
+    Gamma(beta)/Gamma(-beta) y^{-d} (1 + d (beta + 1)/y) (DLMF 13.7.2), y = x2 + (x1 - x2) U,
+    U ~ Beta(beta, beta), by 2F1(d, beta; d; -c) = (1 + c)^{-beta} and 2F1(d + 1, beta; d; -c) =
+    (1 + c/2)(1 + c)^{-beta-1}, c = x1/x2 - 1 (varlab): Gamma(beta)/Gamma(-beta) (x1 x2)^{-beta}
+    [1 + d (beta + 1)/2 (1/x1 + 1/x2)], relative error O((d^2/x2)^2) < 1e-8; e^{-x1-x2} and the
+    exponential part of 1F1 are far below it."""
+    with np.errstate(under="ignore"):
+        magnitude = np.exp(sc.gammaln(beta) - sc.gammaln(-beta) - beta * (np.log(x1) + np.log(x2)))
+    return sc.gammasgn(-beta) * magnitude * (1.0 + beta * (beta + 1.0) * (1.0 / x1 + 1.0 / x2))
+
+
 def gaussian_cross_covariance(dimension, x1, x2):
     """H0 = Cov(cos<w, z>, cos<v, z>) for orthogonal w ~ N(0, I/sigma_1^2) (norm only; direction
     Haar), v ~ N(0, I/sigma_2^2), x_i = |z|^2/(2 sigma_i^2) (float64; see the module doc).
-    Symmetric in x1, x2; accurate for bandwidth ratios >= 3 (x_2 <= x_1 / 9)."""
+    Symmetric in x1, x2; accurate for bandwidth ratios >= 3 (x_2 <= x_1 / 9). For x_2 >= 1e4 (d + 1)^2
+    the large-x form ``_far_form`` (0 for even d beyond x_2 = 1500, where 1F1(d; d/2; -y) <= e^{-y/2})."""
     d = np.asarray(dimension)
     if np.any(d > _MAX_DIMENSION):
         raise ValueError(f"dimension must be <= {_MAX_DIMENSION} for the Gaussian cross covariance "
@@ -176,7 +190,12 @@ def gaussian_cross_covariance(dimension, x1, x2):
     small = x1 <= _SERIES_X1
     if np.any(small):
         out[small] = _double_series(beta[small], x1[small], x2[small])
-    finite = ~small & np.isfinite(x2)
+    even = beta % 1.0 == 0.0
+    far = ~small & ((x2 >= 1e4 * np.square(2.0 * beta + 1.0)) | (even & (x2 >= 1500.0)))
+    if np.any(far & ~even):
+        where = far & ~even
+        out[where] = _far_form(beta[where], x1[where], x2[where])
+    finite = ~small & ~far & np.isfinite(x2)
     for value in np.unique(beta[finite]):                 # one quadrature rule per dimension
         where = finite & (beta == value)
         out[where] = _integral_form(float(value), np.where(np.isfinite(x1[where]), x1[where], 1e300), x2[where])
@@ -257,19 +276,6 @@ def cross_covariance(positive, negative, d, r, nodes=160):
     return e - _kernel(positive, r) * _kernel(negative, r)
 
 
-def block_sizes(d, s, orthogonality):
-    """(h, pairs(s, h), cross pairs c(s)) for "iid", "separate" or "mutual" (see module doc)."""
-    s = np.asarray(s, dtype=np.float64)
-    if orthogonality == "iid":
-        return 1, np.zeros_like(s), np.zeros_like(s)
-    if orthogonality == "separate" or d < 2:
-        return d, orthogonal.pairs(s, d), np.zeros_like(s)
-    if orthogonality != "mutual":
-        raise ValueError(f"orthogonality must be one of ['iid', 'separate', 'mutual'], got {orthogonality!r}")
-    h, cross = _mutual_blocks(d, s)
-    return h, orthogonal.pairs(s, h), cross
-
-
 def estimator_variance(measure, d, r, s, orthogonality="iid"):
     """Var of the s-frequency GRFF ("iid") or GORF ("separate", "mutual") estimate of k(r)."""
     parts, masses = measure.parts(), measure.total_masses()
@@ -326,12 +332,12 @@ grff_variance = Formula(
 def _part_numeric(dimension, r, k, h):
     """V/k + pairs(k, h)/k^2 C(d, r) for one Gaussian part (bandwidth 1, r in its units)."""
     kk = k.astype(np.float64)
-    return (_iid_part(r) + orthogonal.pairs(kk, h) / kk * orthogonal._covariance(dimension, r)) / kk
+    return (_iid_part(r) + pairs(kk, h) / kk * orthogonal._covariance(dimension, r)) / kk
 
 
 def _part_mp(dimension, r, k, h):
     covariance = orthogonal._covariance_mp(dimension, r)
-    return ((1 - mpmath.exp(-r ** 2)) ** 2 / 2 + mpmath.mpf(int(orthogonal.pairs(k, h))) / k * covariance) / k
+    return ((1 - mpmath.exp(-r ** 2)) ** 2 / 2 + mpmath.mpf(int(pairs(k, h))) / k * covariance) / k
 
 
 def _separate(dimension, distance, k):
@@ -358,18 +364,9 @@ gorf_variance = Formula(
 )
 
 
-def _mutual_blocks(dimension, k):
-    """(h, c(k)) for mutual orthogonality: blocks of h = d // 2 rows per part (h = d, c = 0 for d = 1)."""
-    dimension = np.asarray(dimension)
-    h = np.where(dimension >= 2, dimension // 2, dimension)
-    kk = np.asarray(k, dtype=np.float64)
-    q = np.floor(kk / h)
-    rest = kk - q * h
-    return h, np.where(dimension >= 2, q * h * h + rest * rest, 0.0)
-
-
-def _mutual(dimension, distance, k):
-    h, cross = _mutual_blocks(dimension, k)
+def _mutual(mutual_dimension, distance, k):
+    dimension = mutual_dimension
+    h, cross = mutual_blocks(dimension, k)
     kk = k.astype(np.float64)
     x1 = 0.5 * np.square(distance)
     h0 = gaussian_cross_covariance(dimension, x1, x1 / SLIDES_BANDWIDTH_RATIO ** 2)
@@ -377,7 +374,8 @@ def _mutual(dimension, distance, k):
             - 2.0 * cross / kk * h0 / kk)
 
 
-def _mutual_mp(dimension, distance, k):
+def _mutual_mp(mutual_dimension, distance, k):
+    dimension = mutual_dimension
     h = dimension // 2 if dimension >= 2 else dimension
     q, rest = divmod(k, h)
     cross = q * h * h + rest * rest if dimension >= 2 else 0
@@ -391,11 +389,11 @@ def _mutual_mp(dimension, distance, k):
 
 gorf_variance_mutual = Formula(
     name="signed.gorf_variance_mutual",
-    parameters=("dimension", "distance", "k"),
+    parameters=("mutual_dimension", "distance", "k"),
     numeric=_mutual,
     reference=_mutual_mp,
     tolerance=1e-8,
-    reference_domain=_REF_DIM,
+    reference_domain={"mutual_dimension": (1, 64)},
     source="varlab's derivation of 004 'Variance Reduction' (GORF: W and V from one Haar block, half "
            "each; G+, G- and H(z) terms, blocks of d/2, any s), delta-Gaussian a = (1, -1), sigma = (1, 10)",
     description="variance of 004's GORF (W, V mutually orthogonal) for the slides' delta-Gaussian",
