@@ -438,6 +438,19 @@ def test_gaussian_kernel_mode(gamma, scale, seed):
     assert abs(Z[0] @ Z[1] - K) <= 4.5 * math.sqrt(V / K_STAT)
 
 
+@pytest.mark.parametrize("gamma, scale, seed", [(0.5, 0.5, 0), (1.0, 0.3, 1), (0.1, 1.0, 2)])
+def test_defaults_estimate_the_gaussian_kernel_on_unnormalised_rows(gamma, scale, seed):
+    """RFF(n_components, gamma=g) with every other parameter at its default is RBFSampler's
+    Gaussian kernel exp(-g ||u - v||^2) on the rows as given (no unit scaling): the same numbers
+    as kernel="gaussian", and within 4.5 SE of the kernel (V as in test_gaussian_kernel_mode)."""
+    U = np.random.default_rng(seed).standard_normal((2, 5)) * scale
+    K = kernels.gaussian(U[:1], U[1:], gamma=gamma)[0, 0]
+    Z = RFF(K_STAT, gamma=gamma, random_state=500 + seed).fit_transform(U)
+    np.testing.assert_array_equal(Z, RFF(K_STAT, gamma=gamma, kernel="gaussian", random_state=500 + seed).fit_transform(U))
+    assert abs(Z[0] @ Z[1] - K) <= 4.5 * math.sqrt((0.5 + 0.5 * (1 - K**2) ** 2) / K_STAT)
+    assert abs(kernels.rbf_correlation(U[:1], U[1:], gamma=gamma)[0, 0] - K) > 10 * math.sqrt(1 / K_STAT)
+
+
 def test_components_give_repetitions():
     """The Monte Carlo recipe: one fit with k * m components, products reshaped to (m, k); each
     row mean is one RFF estimate, and the spread of the m estimates matches V/k (Eq. 18)."""

@@ -9,6 +9,8 @@
 * input validation: ``validate_data`` (``n_features_in_``, ``feature_names_in_``, finite values,
   sparse input where the class accepts it, float32 kept where it computes in floating point);
 * the fitted check (``check_is_fitted``) before ``transform`` and every other output method;
+* sizes: a request whose arrays would exceed ``varlab._validate.MAX_ALLOCATION_BYTES`` is refused
+  up front, naming the parameter (``check_allocation``), never a MemoryError later;
 * registration: ``class MyMap(FeatureMap, name="my_map")`` adds the class to the registry
   (:func:`available_feature_maps`) over which the contract tests run scikit-learn's
   ``parametrize_with_checks``, pipelines, pickling and dtypes, so a new map is covered with no
@@ -40,6 +42,7 @@ from sklearn.utils._param_validation import Interval, InvalidParameterError
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._registry import Registry
+from .._validate import check_allocation
 
 __all__ = ["FeatureMap", "NotFittedError", "ParamsMixin", "available_feature_maps", "declared",
            "angles", "RANDOM_STATE"]
@@ -132,7 +135,20 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
 
     def transform(self, X):
         """The features of every row of ``X``: shape (n_samples, n_features_out)."""
-        return self._transform(self._checked_input(X))
+        X = self._checked_input(X)
+        self._check_output_size(X.shape[0])
+        return self._transform(X)
+
+    def _check_output_size(self, n_rows: int) -> None:
+        """Refuse up front an output beyond MAX_ALLOCATION_BYTES: n_components is named when one
+        row alone is too large, X otherwise."""
+        what = f"the output of {type(self).__name__}"
+        check_allocation("n_components", self._output_elements(1), what=what)
+        check_allocation("X", self._output_elements(n_rows), what=what)
+
+    def _output_elements(self, n_rows: int) -> int:
+        """How many numbers ``transform`` builds for ``n_rows`` rows (for the up-front size check)."""
+        return n_rows * self._n_features_out
 
     def kernel_estimate(self, X, Y=None) -> np.ndarray:
         """The kernel estimate K~[i, j] between the rows of ``X`` and ``Y`` (``Y = X`` if None):

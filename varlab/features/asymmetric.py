@@ -35,6 +35,7 @@ import scipy.optimize
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .. import _random, _validate
+from .._validate import check_allocation
 from ..spectral import get_measure
 from ..spectral.asymmetric import kernel_value
 from ._base import RANDOM_STATE, FeatureMap, angles, declared
@@ -148,6 +149,7 @@ class AsKRFF(FeatureMap, name="askrff"):
         """Draw the frequencies for data of X's width (and estimate the masses from X if asked)."""
         d = X.shape[1]
         M = int(self.n_components)
+        check_allocation("n_components", 3 * M * d, what="the frequencies of three parts")
         name, vector = self._vector(d)
         measure = get_measure(self.kernel, sigma=self.sigma, method=self.method, **{name: vector})
         rng = _random.generator(self.random_state)

@@ -685,7 +685,12 @@ class GCWS(FeatureMap, name="gcws"):
     def hash(self, X):
         """(i_star, t_star): int64 arrays (n, k) of Algorithm 1 (log form) on each row of X."""
         X = _prepare(self._checked_input(X), self._mu)
+        self._check_output_size(X.shape[0])
         return _hash_rows(X, self._mu, self.key_, int(self.n_components))
+
+    def _output_elements(self, n_rows: int) -> int:
+        """i* and t* (and the coding's indices): 2 n k numbers."""
+        return 2 * n_rows * int(self.n_components)
 
     def code(self, i_star, t_star=None) -> sp.csr_matrix:
         """b-bit one-hot coding (see module notes) of hashes (n, n_components) from :meth:`hash`.

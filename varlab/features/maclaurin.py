@@ -28,6 +28,7 @@ import scipy.special as sc
 from sklearn.utils._param_validation import Interval
 
 from .. import _random
+from .._validate import check_allocation
 from ._base import RANDOM_STATE, FeatureMap, declared
 
 __all__ = ["RandomMaclaurin", "maclaurin_coefficients"]
@@ -91,6 +92,9 @@ class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
     def _fit(self, X) -> int:
         """Draw the orders and Rademacher vectors for the width of ``X``."""
         D, m = int(self.n_components), int(self.degree)
+        check_allocation("n_components", m * D * X.shape[1] + 32 * D, itemsize=1,
+                         what=f"bytes: degree={m} Rademacher vectors of width {X.shape[1]} per feature, "
+                              "and the orders' draw")
         gamma, coef0, p = float(self.gamma), float(self.coef0), float(self.p)
         coefficients = maclaurin_coefficients(m, gamma, coef0)
         if not np.all(np.isfinite(coefficients)):
@@ -100,7 +104,9 @@ class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
         probabilities /= probabilities.sum()
         rng = _random.generator(self.random_state)
         self.orders_ = rng.choice(orders, size=D, p=probabilities)
-        self.rademacher_ = rng.integers(0, 2, size=(m, D, X.shape[1]), dtype=np.int8) * 2 - 1
+        self.rademacher_ = rng.integers(0, 2, size=(m, D, X.shape[1]), dtype=np.int8)
+        self.rademacher_ *= 2                   # in place: {0, 1} -> {-1, 1}, no temporary copies
+        self.rademacher_ -= 1
         self.weights_ = np.sqrt(coefficients[self.orders_] / probabilities[self.orders_])
         return D
 

@@ -33,6 +33,7 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 
 from .. import _random, spectral
+from .._validate import check_allocation
 from ._base import RANDOM_STATE, FeatureMap, declared
 from .samplers import Sampler, get_sampler
 
@@ -176,6 +177,7 @@ class RFF(FeatureMap, name="rff"):
         """Draw the frequencies (n_features, n_components) and phases (n_components,); only the
         shape and dtype of ``X`` are used."""
         n_components, gamma = int(self.n_components), float(self.gamma)
+        check_allocation("n_components", n_components * X.shape[1], what="the frequencies")
         sampler = get_sampler(self.sampler)
         # bandwidth 1/sqrt(gamma) or 1/sqrt(2 gamma), without forming 2 gamma (which overflows
         # for gamma > 8.9e307): the frequencies stay finite for every finite gamma

@@ -26,6 +26,7 @@ import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
 from .. import _random, _validate, spectral
+from .._validate import check_allocation
 from ._base import RANDOM_STATE, FeatureMap, angles, declared
 from .samplers import Sampler, get_sampler
 
@@ -136,6 +137,7 @@ class GRFF(FeatureMap, name="grff"):
         measure = self._measure(X.shape[1])
         masses = measure.total_masses()
         s = int(self.n_components)
+        check_allocation("n_components", 2 * s * X.shape[1], what="the frequencies of both parts")
         rng = _random.generator(self.random_state)
         W, V = signed_frequencies(measure, s, X.shape[1], sampler=self.sampler,
                                   orthogonality=self.orthogonality, rng=rng)
