@@ -7,6 +7,7 @@ import mpmath
 import numpy as np
 import pytest
 import scipy.stats
+from sklearn.exceptions import NotFittedError
 
 from varlab import spectral
 from varlab.features import AsKRFF
@@ -58,24 +59,33 @@ def test_exact_phase_sampler_ks(h, s):
 
 def test_maps_shapes_errors_and_reproducibility():
     X = np.random.default_rng(0).random((30, 3))
-    ask = AsKRFF("cosh_gaussian", n_components=64, sigma=2.0, beta=0.4, random_state=3).fit(X)
-    assert ask.left(X).shape == (30, 384) and ask.right(X).shape == (30, 384)
+    # sigma = 2 is gamma = 1 / (2 sigma^2) = 0.125
+    ask = AsKRFF(n_components=64, kernel="cosh_gaussian", gamma=0.125, beta=0.4, random_state=3).fit(X)
+    assert ask.sigma == 2.0
+    assert ask.transform(X).shape == (30, 384) and ask.right(X).shape == (30, 384)
     assert ask.concatenated(X).shape == (30, 512)
-    np.testing.assert_array_equal(ask.gram(X), AsKRFF("cosh_gaussian", n_components=64, sigma=2.0,
-                                                      beta=0.4, random_state=3).fit(X).gram(X))
+    np.testing.assert_array_equal(ask.kernel_estimate(X), ask.transform(X) @ ask.right(X).T)
+    np.testing.assert_array_equal(ask.kernel_estimate(X), AsKRFF(n_components=64, kernel="cosh_gaussian", gamma=0.125,
+                                                                 beta=0.4, random_state=3).fit(X).kernel_estimate(X))
+    # shift=None is the measure's default shift 0.5
+    np.testing.assert_array_equal(AsKRFF(n_components=8, random_state=1).fit(X).kernel_estimate(X),
+                                  AsKRFF(n_components=8, shift=0.5, random_state=1).fit(X).kernel_estimate(X))
+    with pytest.raises(NotFittedError):
+        AsKRFF(n_components=8).transform(X)
     with pytest.raises(ValueError, match="shift is not a parameter"):
-        AsKRFF("cosh_gaussian", beta=0.4, shift=1.0).fit(X)
-    with pytest.raises(ValueError, match="kernel must be one of"):
-        AsKRFF("laplace", beta=0.4).fit(X)
-    with pytest.raises(ValueError, match="sigma"):
-        AsKRFF("shift_gaussian", sigma=-1.0, shift=0.1).fit(X)
+        AsKRFF(kernel="cosh_gaussian", beta=0.4, shift=1.0).fit(X)
+    with pytest.raises(ValueError, match="'kernel' parameter of AsKRFF must be a str among"):
+        AsKRFF(kernel="laplace", beta=0.4).fit(X)
+    with pytest.raises(ValueError, match=r"'gamma' parameter of AsKRFF must be a float in the range \(0.0, inf\)"):
+        AsKRFF(kernel="shift_gaussian", gamma=-1.0, shift=0.1).fit(X)
 
 
 def test_gram_converges_and_eq12_recovers_masses():
     X = np.random.default_rng(0).random((60, 2))
-    ask = AsKRFF("shift_gaussian", n_components=8192, sigma=1.0, shift=0.8, random_state=0).fit(X)
+    ask = AsKRFF(n_components=8192, kernel="shift_gaussian", gamma=0.5, shift=0.8, random_state=0).fit(X)
+    assert ask.sigma == 1.0
     K = asymmetric_gram("shift_gaussian", X, X, 1.0, ask.vector_)
-    assert np.linalg.norm(ask.gram(X) - K) / np.linalg.norm(K) < 0.03
+    assert np.linalg.norm(ask.kernel_estimate(X) - K) / np.linalg.norm(K) < 0.03
     est = estimate_total_masses(ask, X[:40])
     exact = ask.measure_.total_masses()
     assert abs(est["imaginary_positive"] - exact["imaginary_positive"]) < 0.05
@@ -171,9 +181,9 @@ def test_askrff_refuses_phases_beyond_float64():
     for model in ("askrff", "askrff_feature_map"):
         with pytest.raises(ValueError, match=r"^distance=1e\+308 is too large"):
             mc.simulate(model, k=[1, 2], n_repetitions=10, random_state=0, dimension=1, distance=1e308)
-    ask = AsKRFF("shift_gaussian", n_components=4, sigma=1.0, shift=0.5, random_state=0).fit(np.zeros((2, 1)))
+    ask = AsKRFF(n_components=4, kernel="shift_gaussian", gamma=0.5, shift=0.5, random_state=0).fit(np.zeros((2, 1)))
     with pytest.raises(ValueError, match=r"^X: the phases"):
-        ask.left(np.array([[1.7e308]]))
+        ask.transform(np.array([[1.7e308]]))
     with pytest.raises(ValueError, match=r"^Y: the phases"):
         ask.right(np.array([[1.7e308]]))
 

@@ -67,7 +67,7 @@ def test_sparse_hashing_on_a_cluster_is_the_in_memory_hash_with_memory_bounded_b
     import dask
     import dask.array as da
 
-    gcws = TracedGCWS(K, random_state=2024).fit()
+    gcws = TracedGCWS(K, random_state=2024).fit(sp.csr_matrix(np.ones((1, D))))
     gcws.peak_dir = str(tmp_path)
     # the blocks are generated on the workers: the whole matrix never exists there
     X = da.concatenate([da.from_delayed(dask.delayed(_block)(seed, CHUNK), shape=(CHUNK, D),
@@ -78,7 +78,7 @@ def test_sparse_hashing_on_a_cluster_is_the_in_memory_hash_with_memory_bounded_b
 
     whole = _whole_matrix()
     tracemalloc.start()
-    reference = GCWS(K, random_state=2024).hash(whole)
+    reference = GCWS(K, random_state=2024).fit(whole[:1]).hash(whole)
     whole_peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     np.testing.assert_array_equal(i_star, reference[0])
@@ -107,7 +107,7 @@ def test_blocks_equal_the_in_memory_call(form):
     X = _block(7, 60, width=500, nnz=20)
     X = {"csr": X, "csc": X.tocsc(), "coo": X.tocoo(), "dense": X.toarray(),
          "float32": X.toarray().astype(np.float32)}[form]
-    gcws = GCWS(32, b=4, random_state=3)
+    gcws = GCWS(32, b=4, random_state=3).fit(X)
     rows = sp.csr_matrix(X) if sp.issparse(X) else X
     reference = gcws.hash(X)
     for chunk_rows in (1, 7, 60, 1000):
@@ -118,10 +118,15 @@ def test_blocks_equal_the_in_memory_call(form):
     np.testing.assert_array_equal(np.concatenate([p[0] for p in pairs]), reference[0])
     np.testing.assert_array_equal(np.concatenate([p[1] for p in pairs]), reference[1])
     assert (transform_chunks(gcws, rows, chunk_rows=9) != gcws.transform(X)).nnz == 0
-    rff = RFF(16, random_state=0).fit(X)
-    np.testing.assert_allclose(transform_chunks(rff, rows, chunk_rows=11), rff.transform(X), rtol=1e-5)
+    # paper 000's correlation kernel (the former default): unit rows keep the arguments <x, w> of
+    # order 1. In float32 a product summed in another order (another block of rows) may differ
+    # by a few ulp of the argument (~1e-7), which a cosine near 0 turns into a relative error
+    # above 1e-5: hence an absolute tolerance of float32 resolution there.
+    rff = RFF(16, kernel="correlation", random_state=0).fit(X)
+    atol = 1e-6 if form == "float32" else 0.0
+    np.testing.assert_allclose(transform_chunks(rff, rows, chunk_rows=11), rff.transform(X), rtol=1e-5, atol=atol)
     np.testing.assert_allclose(transform_chunks(rff, rows, method="components", chunk_rows=11),
-                               rff.components(X), rtol=1e-5)
+                               rff.components(X), rtol=1e-5, atol=atol)
 
 
 def test_dask_array_of_sparse_chunks_in_process():
@@ -143,7 +148,10 @@ def test_unfitted_estimators_are_fitted_without_the_data():
     np.testing.assert_allclose(np.concatenate(list(Z)), RFF(8, random_state=4).fit(X).transform(X), rtol=1e-12)
     gcws = GCWS(8, random_state=4)
     next(hash_chunks(gcws, [X]))
-    assert gcws.key_ == GCWS(8, random_state=4).fit().key_
+    assert gcws.n_features_in_ == 5
+    assert gcws.key_ == GCWS(8, random_state=4).fit(X).key_
+    np.testing.assert_array_equal(np.concatenate(next(hash_chunks(gcws, [X])), axis=1),
+                                  np.concatenate(GCWS(8, random_state=4).fit(X).hash(X), axis=1))
 
 
 def test_bad_arguments_name_the_parameter():

@@ -12,6 +12,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from sklearn.exceptions import NotFittedError
 
 from varlab import kernels
 from varlab.features import GCWS, bbit_code, gmm_estimate
@@ -43,7 +44,7 @@ def test_equals_reference_log_form_and_exp_form(seed):
     center = rng.standard_normal(d) * (rng.random(d) < 0.5) if seed % 2 else None
     if center is not None:
         X[:, 0] = center[0] + 1.0
-    model = GCWS(k, center=center, random_state=seed)
+    model = GCWS(k, center=center, random_state=seed).fit(X)
     got = model.hash(X)
     assert got[0].shape == (n, k) and got[0].dtype == np.int64 and got[1].dtype == np.int64
     reference = cws._reference_hash(X, k, model.key_, center, form="log")
@@ -55,15 +56,15 @@ def test_equals_reference_log_form_and_exp_form(seed):
 def test_index_convention():
     # one nonzero: i* is its transformed coordinate, 2i for u_i > mu_i and 2i + 1 otherwise
     X = np.array([[0.0, 0.0, 3.5, 0.0], [0.0, -2.0, 0.0, 0.0]])
-    i_star, t_star = GCWS(50, random_state=0).hash(X)
+    i_star, t_star = GCWS(50, random_state=0).fit(X).hash(X)
     assert np.all(i_star[0] == 4) and np.all(i_star[1] == 3)
     # with a single coordinate, t* = floor(log u / r + beta) for that coordinate's (r, beta)
     from varlab import _random
 
-    r, _, beta = _random.cws_randomness(GCWS(50, random_state=0).fit().key_, 4, np.arange(50))
+    r, _, beta = _random.cws_randomness(GCWS(50, random_state=0).fit(X).key_, 4, np.arange(50))
     np.testing.assert_array_equal(t_star[0], np.floor(np.log(3.5) / r + beta).astype(np.int64))
     # with a centre: u_i = mu_i is zero in u~; below the centre goes to 2i + 1
-    i_star, _ = GCWS(20, center=[1.0, 1.0], random_state=0).hash(np.array([[1.0, 0.5]]))
+    i_star, _ = GCWS(20, center=[1.0, 1.0], random_state=0).fit(np.ones((1, 2))).hash(np.array([[1.0, 0.5]]))
     assert np.all(i_star == 3)
 
 
@@ -135,8 +136,8 @@ def test_all_paths_agree_property(X, k, centered):
 def test_huge_and_tiny_values():
     X = np.array([[1e300, -1e-300, 5e-324, 1.0], [-1.7e308, 2.0, 0.0, 1e-10]])
     with np.errstate(all="raise"):
-        i_star, t_star = GCWS(300, random_state=1).hash(X)
-    assert _same((i_star, t_star), cws._reference_hash(X, 300, GCWS(300, random_state=1).fit().key_))
+        i_star, t_star = GCWS(300, random_state=1).fit(X).hash(X)
+    assert _same((i_star, t_star), cws._reference_hash(X, 300, GCWS(300, random_state=1).fit(X).key_))
     assert np.all((i_star >= 0) & (i_star < 8))
 
 
@@ -147,7 +148,7 @@ def test_huge_and_tiny_values():
 def test_row_alone_or_in_any_batch_dense_sparse_float32():
     rng = np.random.default_rng(4)
     X = _signed(rng, 40, 30).astype(np.float32).astype(np.float64)      # exact in float32
-    model = GCWS(64, random_state=2)
+    model = GCWS(64, random_state=2).fit(X)
     batch = model.hash(X)
     for i in (0, 17, 39):
         alone = model.hash(X[i:i + 1])
@@ -159,21 +160,25 @@ def test_row_alone_or_in_any_batch_dense_sparse_float32():
     assert _same(model.hash(sp.csc_matrix(X)), batch)
     assert _same(model.hash(X.astype(np.float32)), batch)
     assert _same(model.hash(sp.csr_matrix(X.astype(np.float32))), batch)
-    # appending zero columns does not change a hash (coordinates of u~ keep their index)
-    assert _same(model.hash(np.hstack([X, np.zeros((40, 5))])), batch)
+    # appending zero columns does not change a hash (coordinates of u~ keep their index); the
+    # wider data need a map fitted to their width, whose key is the same for the same seed
+    wide = np.hstack([X, np.zeros((40, 5))])
+    assert _same(GCWS(64, random_state=2).fit(wide).hash(wide), batch)
+    # the key does not depend on the data fit sees (only their width is checked)
+    assert _same(GCWS(64, random_state=2).fit(np.ones((1, 30))).hash(X), batch)
     # same random_state -> same key -> same hashes; another seed -> other hashes
-    assert _same(GCWS(64, random_state=2).hash(X), batch)
-    assert not np.array_equal(GCWS(64, random_state=3).hash(X)[0], batch[0])
+    assert _same(GCWS(64, random_state=2).fit(X).hash(X), batch)
+    assert not np.array_equal(GCWS(64, random_state=3).fit(X).hash(X)[0], batch[0])
     # the first k' samples do not depend on k
-    assert _same(GCWS(16, random_state=2).hash(X), (batch[0][:, :16], batch[1][:, :16]))
+    assert _same(GCWS(16, random_state=2).fit(X).hash(X), (batch[0][:, :16], batch[1][:, :16]))
 
 
 def test_same_hash_in_another_process():
     X = np.random.default_rng(8).standard_normal((5, 7))
-    here = GCWS(32, random_state=99).hash(X)
+    here = GCWS(32, random_state=99).fit(X).hash(X)
     code = ("import numpy as np, sys; from varlab.features import GCWS; "
             "X = np.random.default_rng(8).standard_normal((5, 7)); "
-            "i, t = GCWS(32, random_state=99).hash(X); "
+            "i, t = GCWS(32, random_state=99).fit(X).hash(X); "
             "sys.stdout.write(' '.join(map(str, np.concatenate([i.ravel(), t.ravel()]))))")
     output = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                             check=True).stdout
@@ -190,7 +195,7 @@ def test_memory_does_not_depend_on_dimension():
         columns = np.concatenate([rng.choice(d, nnz, replace=False) for _ in range(n)])
         values = rng.standard_normal(n * nnz)
         X = sp.csr_matrix((values, columns, np.arange(0, n * nnz + 1, nnz)), shape=(n, d))
-        model = GCWS(k, random_state=0)
+        model = GCWS(k, random_state=0).fit(X[:1])
         tracemalloc.start()
         results[d] = model.hash(X)
         peaks[d] = tracemalloc.get_traced_memory()[1]
@@ -218,7 +223,7 @@ def test_theorem_1_collision_probability_is_gmm(pair, centered, seed):
         pair = pair.copy()
         pair[:, 0] = mu[0] + np.array([1.0, -2.0])
     truth = float(kernels.gmm(pair[:1], pair[1:], center=center)[0, 0])
-    model = GCWS(K_THEOREM, center=center, random_state=seed)
+    model = GCWS(K_THEOREM, center=center, random_state=seed).fit(pair)
     h = model.hash(pair)
     estimate = float(gmm_estimate((h[0][:1], h[1][:1]), (h[0][1:], h[1][1:]))[0])
     se = np.sqrt(truth * (1 - truth) / K_THEOREM)
@@ -233,7 +238,7 @@ def test_theorem_1_on_many_pairs():
     n, d, k = 200, 12, 2000
     U, V = _signed(rng, n, d), _signed(rng, n, d)
     V[: n // 2] = U[: n // 2] + 0.3 * V[: n // 2]                 # some similar pairs
-    model = GCWS(k, random_state=5)
+    model = GCWS(k, random_state=5).fit(U)
     hu, hv = model.hash(U), model.hash(V)
     truth = np.array([kernels.gmm(U[i:i + 1], V[i:i + 1])[0, 0] for i in range(n)])
     estimate = gmm_estimate(hu, hv)
@@ -254,11 +259,15 @@ def test_zero_bit_estimator_is_at_least_the_full_one():
     rng = np.random.default_rng(3)
     U = rng.standard_normal((50, 40))
     V = U + 0.5 * rng.standard_normal((50, 40))
-    model = GCWS(1000, zero_bit=True, random_state=1)
+    model = GCWS(1000, zero_bit=True, random_state=1).fit(U)
     hu, hv = model.hash(U), model.hash(V)
     truth = np.diag(kernels.gmm(U, V))
     full = gmm_estimate(hu, hv)
-    assert np.all(model.estimate(hu, hv) >= full)
+    zero_bit = gmm_estimate(hu, hv, zero_bit=True)
+    assert np.all(zero_bit >= full)
+    # kernel_estimate is the pairwise matrix of the map's own (here 0-bit) estimate
+    np.testing.assert_array_equal(np.diag(model.kernel_estimate(U, V)), zero_bit)
+    assert not hasattr(model, "estimate")          # removed: gmm_estimate or kernel_estimate
     assert np.all(np.abs(full - truth) <= 4.5 * np.sqrt(truth * (1 - truth) / 1000))
 
 
@@ -296,7 +305,7 @@ def test_bbit_paper_example():
 def test_transform_one_hot(zero_bit):
     rng = np.random.default_rng(2)
     X = _signed(rng, 30, 10)
-    model = GCWS(50, b=4, zero_bit=zero_bit, random_state=0)
+    model = GCWS(50, b=4, zero_bit=zero_bit, random_state=0).fit(X)
     Z = model.transform(X)
     assert sp.issparse(Z) and Z.format == "csr" and Z.shape == (30, 16 * 50)
     np.testing.assert_array_equal(np.diff(Z.indptr), 50)
@@ -327,39 +336,73 @@ def test_full_coding_uses_t_star():
 # ------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    (dict(n_components=0), ValueError, "n_components"),
-    (dict(n_components=2.0), TypeError, "n_components"),
-    (dict(n_components=10, b=0), ValueError, "b must"),
-    (dict(n_components=10, b=40), ValueError, "b must"),
-    (dict(n_components=10, b=2.5), TypeError, "b must"),
-    (dict(n_components=10, zero_bit="yes"), TypeError, "zero_bit"),
-    (dict(n_components=10, center=[np.nan, 1.0]), ValueError, "center"),
-    (dict(n_components=10, center=np.ones((2, 2))), ValueError, "center"),
-    (dict(n_components=10, random_state=-1), ValueError, "random_state"),
+    (dict(n_components=0), ValueError, "'n_components' parameter of GCWS must be an int in the range"),
+    (dict(n_components=2.0), TypeError, "'n_components' parameter of GCWS must be an int in the range"),
+    (dict(n_components=10, b=0), ValueError, r"'b' parameter of GCWS must be an int in the range \[1, 32\] "
+                                             "or None. Got 0 instead"),
+    (dict(n_components=10, b=40), ValueError, r"'b' parameter of GCWS must be an int in the range \[1, 32\]"),
+    (dict(n_components=10, b=2.5), TypeError, r"'b' parameter of GCWS must be an int in the range \[1, 32\]"),
+    (dict(n_components=10, zero_bit="yes"), TypeError, "'zero_bit' parameter of GCWS must be an instance of 'bool'"),
+    (dict(n_components=10, center=[np.nan, 1.0]), ValueError, "center must be finite"),
+    (dict(n_components=10, center=np.ones((2, 2))), ValueError, "center must be a non-empty 1-d vector"),
+    (dict(n_components=10, random_state=-1), ValueError, "'random_state' parameter of GCWS must be"),
 ])
 def test_parameter_validation(kwargs, error, match):
     model = GCWS(**kwargs)                      # __init__ stores, never validates (scikit-learn rule)
     assert model.get_params()[next(iter(kwargs))] is kwargs[next(iter(kwargs))]
-    for use in (lambda: model.fit(), lambda: model.hash(np.ones((2, 2))), lambda: model.transform(np.ones((2, 2)))):
+    with pytest.raises(error, match=match):     # fit validates the parameters
+        model.fit(np.ones((2, 2)))
+    if "center" not in kwargs:                  # code needs no fit and validates the parameters too
         with pytest.raises(error, match=match):
-            use()
+            model.code(np.zeros((2, 10), dtype=np.int64), np.zeros((2, 10), dtype=np.int64))
+    for use in (lambda fresh: fresh.hash(np.ones((2, 2))), lambda fresh: fresh.transform(np.ones((2, 2))),
+                lambda fresh: fresh.kernel_estimate(np.ones((2, 2)))):
+        with pytest.raises(NotFittedError):     # an unfitted map does not hash (parameters are checked at fit)
+            use(GCWS(**kwargs))
+
+
+def test_hashing_needs_fit_with_data():
+    X = np.random.default_rng(0).standard_normal((3, 4))
+    model = GCWS(16, random_state=7)
+    for use in (model.hash, model.transform, model.kernel_estimate):
+        with pytest.raises(NotFittedError):     # no hashing before fit (the key is drawn there)
+            use(X)
+    with pytest.raises(TypeError, match="X"):   # fit() without X is gone
+        model.fit()
+    assert not hasattr(model, "key_")
+    # the key is drawn from random_state alone: any data of the width give the same hashes
+    assert _same(model.fit(X).hash(X), GCWS(16, random_state=7).fit(np.ones((1, 4))).hash(X))
+    # code needs only the parameters
+    assert GCWS(16, b=2, random_state=7).code(*model.hash(X)).shape == (3, 4 * 16)
+    # scikit-learn semantics: set_params keeps key_ until the next fit, which draws a new key
+    key = model.key_
+    model.set_params(random_state=8)
+    assert model.key_ == key
+    assert model.fit(X).key_ == GCWS(16, random_state=8).fit(X).key_ != key
 
 
 def test_data_validation():
-    model = GCWS(8, random_state=0)
-    with pytest.raises(ValueError, match="finite"):
+    model = GCWS(8, random_state=0).fit(np.ones((1, 2)))
+    with pytest.raises(ValueError, match="Input X contains NaN"):
         model.hash(np.array([[1.0, np.nan]]))
-    with pytest.raises(ValueError, match="finite"):
+    with pytest.raises(ValueError, match="Input X contains infinity"):
         model.hash(sp.csr_matrix(np.array([[1.0, np.inf]])))
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        GCWS(8, random_state=0).fit(np.array([[1.0, np.nan]]))
     with pytest.raises(ValueError, match="row 1 is all-zero"):
         model.hash(np.array([[1.0, 0.0], [0.0, 0.0]]))
     with pytest.raises(ValueError, match="row 0 is all-zero"):
-        model.hash(sp.csr_matrix((np.array([0.0]), (np.array([0]), np.array([1]))), shape=(2, 3)))
+        GCWS(8, random_state=0).fit(np.ones((1, 3))).hash(
+            sp.csr_matrix((np.array([0.0]), (np.array([0]), np.array([1]))), shape=(2, 3)))
     with pytest.raises(ValueError, match="all-zero after centring"):
-        GCWS(8, center=[1.0, 2.0], random_state=0).hash(np.array([[1.0, 2.0]]))
+        GCWS(8, center=[1.0, 2.0], random_state=0).fit(np.ones((1, 2))).hash(np.array([[1.0, 2.0]]))
     with pytest.raises(ValueError, match="center must have length"):
-        GCWS(8, center=[1.0, 2.0], random_state=0).hash(np.ones((2, 3)))
-    with pytest.raises(ValueError, match="2-d"):
+        GCWS(8, center=[1.0, 2.0], random_state=0).fit(np.ones((2, 3)))
+    with pytest.raises(ValueError, match="X: Expected 2D array"):
         model.hash(np.ones(3))
+    with pytest.raises(ValueError, match="X: Expected 2D array"):
+        GCWS(8, random_state=0).fit(np.ones(3))
+    with pytest.raises(ValueError, match="X has 3 features, but GCWS is expecting 2 features as input"):
+        model.hash(np.ones((2, 3)))
     with pytest.raises(ValueError, match="b must be set"):
-        GCWS(8, b=None, random_state=0).transform(np.ones((2, 3)))
+        GCWS(8, b=None, random_state=0).fit(np.ones((2, 3))).transform(np.ones((2, 3)))

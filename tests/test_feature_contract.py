@@ -23,7 +23,6 @@ second moments I / bandwidth^2 within 4.5 standard errors; for every measure, ke
 """
 from __future__ import annotations
 
-import inspect
 import math
 
 import numpy as np
@@ -37,9 +36,6 @@ from varlab.features.samplers import available_samplers, get_sampler
 
 RTOL = {np.float64: 1e-12, np.float32: 1e-5}
 Z_LIMIT = 4.5
-GCWS_RENAMED = "n_components" in inspect.signature(GCWS.__init__).parameters
-_SKIP_GCWS = pytest.mark.skipif(not GCWS_RENAMED, reason="GCWS's n_samples -> n_components rename "
-                                "(issue 7, section 6) has not landed yet")
 
 
 # -- the feature maps --------------------------------------------------------------------------------
@@ -80,8 +76,7 @@ class _GCWSMap:
         return "GCWS(" + ", ".join(f"{k}={v!r}" for k, v in self.params.items()) + ")"
 
     def fit(self, X, seed):
-        model = GCWS(n_components=48, random_state=seed, **self.params)
-        return model.fit(X) if hasattr(model, "fit") else model
+        return GCWS(n_components=48, random_state=seed, **self.params).fit(X)
 
     @staticmethod
     def output(model, X):
@@ -96,8 +91,7 @@ RFF_MAPS = [_RFFMap(kernel=kernel, normalize=normalize, phase=phase)
             for kernel in ("correlation", "gaussian") for normalize in (False, True) for phase in (True, False)]
 RFF_MAPS += [_RFFMap(kernel="gaussian", sampler=name) for name in available_samplers() if name != "iid"]
 GCWS_MAPS = [_GCWSMap(b=4), _GCWSMap(b=2, zero_bit=True)]
-MAPS = ([pytest.param(m, id=repr(m)) for m in RFF_MAPS]
-        + [pytest.param(m, id=repr(m), marks=_SKIP_GCWS) for m in GCWS_MAPS])
+MAPS = [pytest.param(m, id=repr(m)) for m in RFF_MAPS + GCWS_MAPS]
 
 
 def _data(dtype=np.float64, n=23, d=6, seed=0):

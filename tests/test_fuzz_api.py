@@ -18,10 +18,11 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import NotFittedError
 
 from varlab import datasets, kernels, mc, spectral, theory
-from varlab.features import (GCWS, RFF, available_samplers, bbit_code, gmm_estimate, hash_chunks,
-                             transform_chunks)
+from varlab.features import (GCWS, RFF, available_feature_maps, available_samplers, bbit_code, gmm_estimate,
+                             hash_chunks, transform_chunks)
 from varlab.theory.parameters import parameter
 
 _COMMON = dict(deadline=None, suppress_health_check=list(HealthCheck), derandomize=True,
@@ -206,16 +207,26 @@ GCWS_NAMES = {"X", "n_components", "b", "zero_bit", "center", "random_state", "i
 def test_gcws(X, n_components, b, zero_bit, center, random_state, X2):
     if isinstance(n_components, int) and n_components > 512:
         n_components = 512
-    gcws = GCWS(n_components, b=b, zero_bit=zero_bit, center=center, random_state=random_state)
+    params = dict(b=b, zero_bit=zero_bit, center=center, random_state=random_state)
+    gcws = GCWS(n_components, **params)
+    fitted = outcome(lambda: gcws.fit(X), GCWS_NAMES, "GCWS.fit", finite=False)
+    # an unfitted GCWS is fitted by hash_chunks on the width of X2
+    outcome(lambda: hash_chunks(GCWS(n_components, **params), X2, chunk_rows=1), GCWS_NAMES, "hash_chunks")
+    if fitted is None:                              # no hashing before a successful fit
+        with pytest.raises(NotFittedError):
+            GCWS(n_components, **params).hash(X)
+        return
     hashes = outcome(lambda: gcws.hash(X), GCWS_NAMES, "GCWS.hash")
     outcome(lambda: gcws.transform(X2), GCWS_NAMES, "GCWS.transform")
     outcome(lambda: hash_chunks(gcws, X2, chunk_rows=1), GCWS_NAMES, "hash_chunks")
     if hashes is not None:
         outcome(lambda: gcws.code(*hashes), GCWS_NAMES, "GCWS.code")
-        outcome(lambda: gcws.estimate(hashes, hashes), GCWS_NAMES, "GCWS.estimate")
+        outcome(lambda: gmm_estimate(hashes, hashes, zero_bit=gcws.zero_bit), GCWS_NAMES, "gmm_estimate")
+        outcome(lambda: gcws.kernel_estimate(X), GCWS_NAMES, "GCWS.kernel_estimate")
         other = outcome(lambda: gcws.hash(X2), GCWS_NAMES, "GCWS.hash")
         if other is not None:
             outcome(lambda: gmm_estimate(hashes, other), GCWS_NAMES, "gmm_estimate")
+            outcome(lambda: gcws.kernel_estimate(X, X2), GCWS_NAMES | {"Y"}, "GCWS.kernel_estimate")
 
 
 hash_arrays = st.one_of(data(), st.sampled_from([np.zeros((2, 3), np.int64), np.arange(6).reshape(2, 3),
@@ -235,23 +246,27 @@ def test_coding_and_estimates(i_star, t_star, b, zero_bit, pack):
 
 
 # ------------------------------------------------------------------------------------------
-# Adapters (scikit-learn)
+# Every registered feature map through the scikit-learn protocol (fit, then transform)
 # ------------------------------------------------------------------------------------------
 
-@given(st.one_of(data(), clean_data()), positive_ints, gammas, random_states, st.one_of(data(), clean_data()))
-def test_adapters(X, n_components, gamma, random_state, X2):
-    pytest.importorskip("sklearn")
-    from varlab.adapters.gcws import GCWSTransformer
-    from varlab.adapters.rff import RFFTransformer
-
+@given(st.sampled_from(sorted(available_feature_maps())), st.one_of(data(), clean_data()), positive_ints,
+       gammas, random_states, st.one_of(data(), clean_data()))
+def test_feature_maps_fit_and_transform(name, X, n_components, gamma, random_state, X2):
+    cls = available_feature_maps()[name]
     if isinstance(n_components, int) and n_components > 512:
         n_components = 512
-    names = RFF_NAMES | GCWS_NAMES | {"y", "array", "input", "features"}
-    for estimator in (RFFTransformer(n_components=n_components, gamma=gamma, random_state=random_state),
-                      GCWSTransformer(n_components=n_components, random_state=random_state)):
-        fitted = outcome(lambda: estimator.fit(X), names, f"{type(estimator).__name__}.fit", finite=False)
-        if fitted is not None:
-            outcome(lambda: estimator.transform(X2), names, f"{type(estimator).__name__}.transform")
+    params = dict(n_components=n_components, random_state=random_state)
+    if "gamma" in cls().get_params():
+        params["gamma"] = gamma
+    estimator = cls(**params)
+    names = set(cls().get_params()) | {"X", "Y", "y", "array", "input", "features", "m", "d", "dimension",
+                                       "n_features_in_"}
+    fitted = outcome(lambda: estimator.fit(X), names, f"{cls.__name__}.fit", finite=False)
+    if fitted is not None:
+        outcome(lambda: estimator.transform(X2), names, f"{cls.__name__}.transform")
+    else:
+        with pytest.raises(NotFittedError):
+            cls(**params).transform(X2)
 
 
 # ------------------------------------------------------------------------------------------
@@ -414,19 +429,16 @@ def test_unknown_data_set_names_the_parameter():
 
 
 @pytest.mark.parametrize("X", [np.array([[1 + 1j]]), sp.csr_matrix(np.array([[1j, 0]])), [[1.0, 2.0]]])
-def test_rff_adapter_messages_name_x(X):
+def test_rff_messages_name_x(X):
     """RFFTransformer.fit on complex data raised scikit-learn's "Complex data not supported"
-    (a ValueError naming no parameter); it now says "X: ..." as GCWSTransformer does."""
-    pytest.importorskip("sklearn")
-    from varlab.adapters.rff import RFFTransformer
-
+    (a ValueError naming no parameter); RFF (which replaced the adapter) says "X: ..."."""
     if isinstance(X, list):
-        fitted = RFFTransformer(n_components=3, random_state=0).fit(X)
+        fitted = RFF(n_components=3, random_state=0).fit(X)
         with pytest.raises(ValueError, match=r"\bX\b"):
             fitted.transform([[1.0]])
         return
     with pytest.raises(ValueError, match=r"^X: Complex data not supported"):
-        RFFTransformer(n_components=3).fit(X)
+        RFF(n_components=3).fit(X)
 
 
 @pytest.mark.parametrize("method", [np.array([[0.2], [0.9]]), [0.5, 1.0], {"a": 1}])
@@ -442,3 +454,11 @@ def test_sobol_models_name_dimension_beyond_scipys_range():
     raised the sampler's "d must be <= 21201", which names no parameter of the model."""
     with pytest.raises(ValueError, match=r"^dimension must be <= 21201 for scipy's Sobol points \(model 'mm_sobol'\)"):
         mc.simulate("mm_sobol", k=1, n_repetitions=10, random_state=0, dimension=34593, scaled_distance=0.5)
+
+
+@pytest.mark.parametrize("n_components", [None, "3", 1.5])
+def test_hash_chunks_validates_the_parameters_of_an_unfitted_gcws(n_components):
+    """hash_chunks(GCWS(n_components=None), X) raised int()'s "int() argument must be ... not
+    'NoneType'" (naming no parameter): it read n_components before the GCWS was validated."""
+    with pytest.raises(ValueError, match=r"'n_components' parameter of GCWS"):
+        hash_chunks(GCWS(n_components, random_state=0), np.ones((2, 3)))

@@ -15,6 +15,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from sklearn.exceptions import NotFittedError
 
 from varlab import _random, kernels
 from varlab.features import GCWS, RFF, bbit_code, gmm_estimate
@@ -183,8 +184,8 @@ def _mp_algorithm1(X, center, key, k):
 
 @pytest.mark.parametrize("sparse", [False, True])
 def test_gcws_centre_beyond_float64_matches_mpmath(sparse):
-    model = GCWS(4, center=[1.7976931348623157e308], random_state=0)
     X = np.array([[-1e300]])
+    model = GCWS(4, center=[1.7976931348623157e308], random_state=0).fit(X)
     i_star, t_star = model.hash(sp.csr_matrix(X) if sparse else X)
     assert np.all(i_star == 1)                                         # u <= mu: coordinate 2i + 1
     assert t_star[0, 0] == 352 and np.all(np.abs(t_star) < 2**20)
@@ -200,7 +201,7 @@ def test_gcws_huge_centred_data_matches_mpmath(X, center, k, sparse):
     center = center[: X.shape[1]]
     X = X.copy()
     X[:, 0] = np.where(np.all(X == center, axis=1), center[0] / 2 + 1.0, X[:, 0])
-    model = GCWS(k, center=center, random_state=3)
+    model = GCWS(k, center=center, random_state=3).fit(X)
     got = model.hash(sp.csr_matrix(X) if sparse else X)
     expected = _mp_algorithm1(X, center, model.key_, k)
     np.testing.assert_array_equal(got[0], expected[0])
@@ -244,9 +245,6 @@ _STRINGS = np.array([["1.0", "2.0"], ["3.0", "4.5"]], dtype=object)
     lambda X: kernels.gaussian(X),
     lambda X: kernels.gmm(X),
     lambda X: kernels.gmm_transform(X),
-    lambda X: RFF(4, random_state=0).fit(X),
-    lambda X: GCWS(4, random_state=0).hash(X),
-    lambda X: GCWS(4, random_state=0).transform(X),
 ])
 def test_object_arrays_of_strings_are_rejected(call):
     with pytest.raises(TypeError, match="X must hold real numbers, got str '1.0'"):
@@ -258,10 +256,29 @@ def test_object_arrays_of_strings_are_rejected(call):
         call(np.array([[1.0, 2 + 0j]], dtype=object))
 
 
+@pytest.mark.parametrize("call", [
+    lambda X: RFF(4, random_state=0).fit(X),
+    lambda X: GCWS(4, random_state=0).fit(X),
+    lambda X: GCWS(4, random_state=0).fit(np.ones((1, 2))).hash(X),
+    lambda X: GCWS(4, random_state=0).fit(np.ones((1, 2))).transform(X),
+])
+def test_feature_maps_reject_strings_and_name_x(call):
+    """The feature maps validate with scikit-learn's validate_data: numeric strings (an object
+    array, or a str array, which scikit-learn's own RBFSampler refuses) are not numbers, None is
+    a missing value, a complex number is not real; each error names X."""
+    for strings in (_STRINGS, _STRINGS.astype(str)):
+        with pytest.raises((TypeError, ValueError), match=r"\bX\b"):
+            call(strings)
+    with pytest.raises(ValueError, match="Input X contains NaN"):
+        call(np.array([[1.0, None]], dtype=object))
+    with pytest.raises((TypeError, ValueError), match=r"^X: .*complex"):
+        call(np.array([[1.0, 2 + 0j]], dtype=object))
+
+
 def test_object_arrays_of_numbers_are_accepted():
     numbers = np.array([[1, 2.5], [np.float32(3.0), 4]], dtype=object)
     np.testing.assert_array_equal(kernels.correlation(numbers), kernels.correlation(numbers.astype(float)))
-    model = GCWS(8, random_state=0)
+    model = GCWS(8, random_state=0).fit(numbers)
     np.testing.assert_array_equal(model.hash(numbers)[1], model.hash(numbers.astype(float))[1])
 
 
@@ -287,28 +304,43 @@ def test_gcws_init_stores_parameters_unchanged_and_validates_at_use():
     params = model.get_params()
     assert params == dict(n_components=0, b="x", zero_bit="no", center=center, random_state=-1)
     assert params["center"] is center and not hasattr(model, "key_")
-    with pytest.raises(ValueError, match="n_components"):
+    with pytest.raises(NotFittedError):                    # nothing is hashed before fit
         model.hash(np.ones((1, 2)))
+    # fit validates (scikit-learn reports the first invalid parameter in alphabetical order)
+    with pytest.raises(ValueError, match=r"The 'b' parameter of GCWS must be an int in the range \[1, 32\] or None"):
+        model.fit(np.ones((1, 2)))
+    model.set_params(b=4, zero_bit=False, center=None, random_state=0)
+    with pytest.raises(ValueError, match=r"The 'n_components' parameter of GCWS must be an int in the range "
+                                         r"\[1, 4294967296\]. Got 0 instead"):
+        model.fit(np.ones((1, 2)))
     model.set_params(n_components=2**32 + 1)
-    with pytest.raises(ValueError, match="n_components must be an integer in"):
-        model.fit()
+    with pytest.raises(ValueError, match=r"The 'n_components' parameter of GCWS must be an int in the range "
+                                         r"\[1, 4294967296\]. Got 4294967297 instead"):
+        model.fit(np.ones((1, 2)))
+    assert not hasattr(model, "key_")
 
 
-def test_gcws_key_is_drawn_once_at_first_use():
+def test_gcws_key_is_drawn_at_fit():
     rng = np.random.default_rng(0)
     state = rng.bit_generator.state
     model = GCWS(16, random_state=rng)
     assert rng.bit_generator.state == state and not hasattr(model, "key_")      # nothing drawn yet
     X = np.random.default_rng(1).standard_normal((3, 4))
-    first = model.hash(X)
+    with pytest.raises(NotFittedError):
+        model.hash(X)
+    assert rng.bit_generator.state == state                                     # still nothing
+    with pytest.raises(TypeError):
+        model.fit()                                                             # fit needs X
+    first = model.fit(X).hash(X)
     key = model.key_
     assert rng.bit_generator.state != state
     assert model.hash(X[1:])[1].tolist() == first[1][1:].tolist() and model.key_ == key
-    assert model.fit().key_ != key                                    # fit draws a new key
+    assert model.fit(X).key_ != key                                    # fit draws a new key
+    key = model.key_
     model.set_params(random_state=7)
-    assert not hasattr(model, "key_")
-    assert model.hash(X)[0].tolist() == GCWS(16, random_state=7).hash(X)[0].tolist()
-    assert "n_components=16" in repr(model) and "random_state=7" in repr(model)
+    assert model.key_ == key                                           # scikit-learn: kept until a refit
+    assert model.fit(X).hash(X)[0].tolist() == GCWS(16, random_state=7).fit(X).hash(X)[0].tolist()
+    assert repr(model) == "GCWS(n_components=16, random_state=7)"
 
 
 def test_number_of_samples_is_n_components_everywhere():
@@ -318,32 +350,32 @@ def test_number_of_samples_is_n_components_everywhere():
         GCWS(n_samples=4)                                              # no alias (0.x package)
 
 
-def test_adapter_defaults_equal_the_class_defaults():
-    pytest.importorskip("sklearn")
-    from varlab.adapters.gcws import GCWSTransformer
+def test_gcws_is_its_own_scikit_learn_transformer():
+    """The adapters (varlab.adapters.GCWSTransformer) are gone: GCWS itself is the transformer,
+    with the defaults the adapter had."""
+    from sklearn.base import BaseEstimator, TransformerMixin
 
-    ours = {name: p.default for name, p in inspect.signature(GCWS).parameters.items()}
-    theirs = {name: p.default for name, p in inspect.signature(GCWSTransformer).parameters.items()}
-    assert ours == theirs
+    with pytest.raises(ModuleNotFoundError):
+        import varlab.adapters  # noqa: F401
+    assert isinstance(GCWS(), BaseEstimator) and isinstance(GCWS(), TransformerMixin)
     assert GCWS().zero_bit is False and GCWS().b == 8 and GCWS().n_components == 256
+    assert GCWS().get_params() == dict(n_components=256, b=8, zero_bit=False, center=None, random_state=None)
 
 
-def test_adapter_messages_name_the_parameter():
-    pytest.importorskip("sklearn")
-    from varlab.adapters.gcws import GCWSTransformer
-
+def test_gcws_messages_name_the_parameter():
     X = np.random.default_rng(0).standard_normal((5, 3))
     bad_inputs = [np.ones(3), np.ones((0, 3)), np.ones((2, 0)), np.array([["a", "b"]]), np.array([[1 + 1j, 2]]),
                   5.0, np.array([[1.0, np.nan]])]
     for bad in bad_inputs:
         with pytest.raises((ValueError, TypeError), match=r"\bX\b"):
-            GCWSTransformer(8, random_state=0).fit(bad)
-    fitted = GCWSTransformer(8, random_state=0).fit(X)
+            GCWS(8, random_state=0).fit(bad)
+    fitted = GCWS(8, random_state=0).fit(X)
     for bad in (np.ones(3), np.ones((2, 4)), np.array([["a", "b", "c"]])):
         with pytest.raises((ValueError, TypeError), match=r"\bX\b"):
             fitted.transform(bad)
-    for params, name in ((dict(n_components=0), "n_components"), (dict(b=0), "b must"),
-                         (dict(zero_bit=None), "zero_bit"), (dict(center=[1.0]), "center"),
-                         (dict(random_state="seed"), "random_state")):
+    for params, name in ((dict(n_components=0), "'n_components' parameter of GCWS"),
+                         (dict(b=0), "'b' parameter of GCWS"), (dict(zero_bit=None), "'zero_bit' parameter of GCWS"),
+                         (dict(center=[1.0]), "center must have length n_features = 3"),
+                         (dict(random_state="seed"), "'random_state' parameter of GCWS")):
         with pytest.raises((ValueError, TypeError), match=name):
-            GCWSTransformer(**params).fit(X)
+            GCWS(**params).fit(X)

@@ -30,7 +30,8 @@ CASES = textwrap.dedent("""
                                 ("float32", dense.astype(np.float32), None),
                                 ("sparse", sparse, None), ("extreme", tiny, None),
                                 ("beyond_float64", tiny, np.array([-1.7e308, 1.7e308, 0.0]))]:
-            gcws = GCWS(200, b=6, center=center, random_state=2 ** 40 + 7)
+            # a 41-bit seed as a SeedSequence (an int random_state is limited to [0, 2**32 - 1])
+            gcws = GCWS(200, b=6, center=center, random_state=np.random.SeedSequence(2 ** 40 + 7)).fit(X)
             out[name + "_i"], out[name + "_t"] = gcws.hash(X)
             out[name + "_code"] = gcws.transform(X).indices
         for name, Z in (("rff_shared", dense), ("rff_direct", sparse)):

@@ -3,6 +3,7 @@ per-feature variance, in standard-error units; input validation; reproducibility
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sklearn.exceptions import NotFittedError
 
 from varlab.features import RandomMaclaurin
 from varlab.mc import Z_MAX
@@ -54,21 +55,40 @@ def test_dense_equals_sparse_and_reproducible():
     assert np.all(np.isin(rm.orders_, [0, 1, 2, 3]))
 
 
-@pytest.mark.parametrize("params, error, match", [({"gamma": 0.0}, ValueError, "gamma"),
-                                                  ({"coef0": -1.0}, ValueError, "coef0"),
-                                                  ({"p": 1.0}, ValueError, r"\bp\b"),
-                                                  ({"degree": 0}, ValueError, "degree"),
-                                                  ({"n_components": 2.5}, TypeError, "n_components")])
+@pytest.mark.parametrize("params, error, match", [
+    ({"gamma": 0.0}, ValueError, r"'gamma' parameter of RandomMaclaurin must be a float in the range \(0.0, inf\)"),
+    ({"coef0": -1.0}, ValueError, r"'coef0' parameter of RandomMaclaurin must be a float in the range \[0.0, inf\)"),
+    ({"p": 1.0}, ValueError, r"'p' parameter of RandomMaclaurin must be a float in the range \(1.0, inf\)"),
+    ({"degree": 0}, ValueError, r"'degree' parameter of RandomMaclaurin must be an int in the range \[1, inf\)"),
+    ({"n_components": 2.5}, TypeError, "'n_components' parameter of RandomMaclaurin must be an int")])
 def test_bad_arguments(params, error, match):
     with pytest.raises(error, match=match):
         RandomMaclaurin(**params).fit(np.ones((2, 3)))
 
 
 def test_not_fitted_and_width():
-    with pytest.raises(ValueError, match="not fitted"):
+    with pytest.raises(NotFittedError, match="not fitted"):
         RandomMaclaurin().transform(np.ones((2, 3)))
     rm = RandomMaclaurin(4, random_state=0).fit(np.ones((2, 3)))
-    with pytest.raises(ValueError, match="X has 4 features"):
+    with pytest.raises(ValueError, match="X has 4 features, but RandomMaclaurin is expecting 3 features"):
         rm.transform(np.ones((2, 4)))
-    with pytest.raises(ValueError, match="X must be finite"):
+    with pytest.raises(ValueError, match="Input X contains NaN"):
         rm.transform(np.array([[np.nan, 0.0, 0.0]]))
+    with pytest.raises(ValueError, match="Input X contains infinity"):
+        rm.transform(np.array([[np.inf, 0.0, 0.0]]))
+
+
+def test_computes_in_the_dtype_of_x_and_refuses_overflow():
+    X = np.random.default_rng(2).standard_normal((4, 3))
+    rm = RandomMaclaurin(50, degree=3, coef0=1.0, random_state=0).fit(X)
+    assert np.any(rm.orders_ == 3)
+    Z64, Z32 = rm.transform(X), rm.transform(X.astype(np.float32))
+    assert Z64.dtype == np.float64 and Z32.dtype == np.float32
+    np.testing.assert_allclose(Z32, Z64, rtol=1e-4, atol=1e-6)
+    # a cube of ~3e15 fits float64 but not float32: refused, never returned as inf
+    big = np.full((1, 3), 1e15)
+    assert np.all(np.isfinite(rm.transform(big)))
+    with pytest.raises(ValueError, match=r"^X: the features overflow float32 .* or pass float64 data"):
+        rm.transform(big.astype(np.float32))
+    with pytest.raises(ValueError, match=r"^X: the features overflow float64 .* rescale X$"):
+        rm.transform(np.full((1, 3), 1e120))

@@ -241,12 +241,44 @@ def test_rff_sorf_uses_the_fast_product_from_its_threshold_with_the_dense_result
     for d in (FAST_PRODUCT_FROM - 1, FAST_PRODUCT_FROM, 700):
         X = np.random.default_rng(d).standard_normal((50, d))
         model = RFF(300, gamma=0.5 / d, sampler="structured_orthogonal", random_state=3, **options).fit(X)
-        assert model._fast_sorf(X) == (d >= FAST_PRODUCT_FROM)
+        assert model._fast_product(X) == (d >= FAST_PRODUCT_FROM)
+        assert model._factors is not None and model.sampler_.fast_product_from == FAST_PRODUCT_FROM
         U = X / np.linalg.norm(X, axis=1, keepdims=True) if options["kernel"] == "correlation" else X
         arguments = U @ model.frequencies_ + (0.0 if model.phases_ is None else model.phases_)
         dense = np.cos(arguments)
         dense = (dense / np.linalg.norm(dense, axis=1, keepdims=True) if model.normalize else
                  dense * math.sqrt((2.0 if model.phase else 1.0) / 300))
         np.testing.assert_allclose(model.transform(X), dense, rtol=0, atol=1e-12)
-        assert not model._fast_sorf(X.astype(np.float32)) and not model._fast_sorf(scipy.sparse.csr_matrix(X))
+        assert not model._fast_product(X.astype(np.float32)) and not model._fast_product(scipy.sparse.csr_matrix(X))
         np.testing.assert_allclose(model.transform(scipy.sparse.csr_matrix(X)), model.transform(X), atol=1e-12)
+
+
+def test_sampler_capabilities_fast_product_and_joint_frequencies():
+    """Feature maps ask a sampler for capabilities, never for its type: ``fast_product_from`` with
+    ``factored`` (SORF only) and ``joint_frequencies`` (Orthogonal: 004's mutual GORF)."""
+    from varlab.features.samplers.orthogonal import FAST_PRODUCT_FROM
+
+    g = spectral.Gaussian(1.0)
+    assert get_sampler("structured_orthogonal").fast_product_from == FAST_PRODUCT_FROM
+    for name in ("iid", "orthogonal"):
+        assert get_sampler(name).fast_product_from is None
+        with pytest.raises(NotImplementedError, match="fast_product_from is None"):
+            get_sampler(name).factored(g, 4, 3, random_state=0)
+        assert RFF(8, sampler=name, random_state=0).fit(np.ones((2, 3)))._factors is None
+    assert get_sampler("iid").joint_frequencies is None
+    # joint draw: each Haar block of d directions gives d//2 rows of W and d//2 of V, then the norms
+    sampler, first, second = get_sampler("orthogonal"), spectral.Gaussian(1.0), spectral.Gaussian(0.5)
+    d, s = 8, 6                                          # two blocks (s > d // 2)
+    W, V = sampler.joint_frequencies(first, second, s, d, np.random.default_rng(4))
+    assert W.shape == V.shape == (s, d)
+    rng = np.random.default_rng(4)
+    q = haar_orthogonal(rng, 2, d)
+    norms_w = first.norm_law(d).rvs(size=s, random_state=rng)
+    norms_v = second.norm_law(d).rvs(size=s, random_state=rng)
+    np.testing.assert_allclose(W, q[:, :4].reshape(-1, d)[:s] * norms_w[:, None], rtol=1e-12)
+    np.testing.assert_allclose(V, q[:, 4:].reshape(-1, d)[:s] * norms_v[:, None], rtol=1e-12)
+    rows = np.vstack([W[:4], V[:4]])                     # the first block: all 8 rows orthogonal
+    gram = rows @ rows.T
+    np.testing.assert_allclose(gram - np.diag(np.diag(gram)), 0.0, atol=1e-12)
+    with pytest.raises(ValueError, match="d >= 2"):
+        sampler.joint_frequencies(first, second, 2, 1, np.random.default_rng(0))

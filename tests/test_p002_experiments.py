@@ -20,10 +20,13 @@ def test_one_pass_errors_equal_the_feature_map_gram(kernel):
     X = gram_error.normalised("letter")[0][:60]
     d = X.shape[1]
     _, exact_errors, masses = gram_error.gram_errors(X, kernel, 2, np.random.default_rng(4))
-    ask = AsKRFF(kernel, n_components=4 * d, sigma=gram_error.SIGMA, random_state=np.random.default_rng(4),
+    gamma = 1.0 / (2.0 * gram_error.SIGMA ** 2)                 # 002's sigma as scikit-learn's gamma
+    ask = AsKRFF(n_components=4 * d, kernel=kernel, gamma=gamma, random_state=np.random.default_rng(4),
                  **{gram_error.KERNELS[kernel]: gram_error.kernel_vector(kernel, d)}).fit(X)
+    assert ask.sigma == gram_error.SIGMA
     K = asymmetric_gram(kernel, X, X, gram_error.SIGMA, ask.vector_)
-    assert exact_errors[-1] == pytest.approx(np.linalg.norm(ask.gram(X) - K) / np.linalg.norm(K), rel=1e-10)
+    assert exact_errors[-1] == pytest.approx(np.linalg.norm(ask.kernel_estimate(X) - K) / np.linalg.norm(K),
+                                             rel=1e-10)
     assert masses.shape == (2, 3) and np.all(masses >= 0)
 
 
@@ -36,7 +39,7 @@ def test_part_grams_are_the_feature_map_products():
     """gram_error.part_grams (used by claim 002.eq12.ns) = the products of AsKRFF's Eq. (8) maps,
     and Eq. (12) on them = estimate_total_masses."""
     X = np.random.default_rng(0).standard_normal((30, 2))
-    ask = AsKRFF("shift_gaussian", n_components=40, sigma=1.0, shift=0.8, random_state=1).fit(X)
+    ask = AsKRFF(n_components=40, kernel="shift_gaussian", gamma=0.5, shift=0.8, random_state=1).fit(X)   # sigma = 1
     A1, A2, A3 = gram_error.part_grams(X, ask.frequencies_)
     phi, psi = ask.blocks(X)
     np.testing.assert_allclose(A1, phi["real_positive"] @ phi["real_positive"].T, atol=1e-13)

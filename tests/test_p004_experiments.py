@@ -30,7 +30,7 @@ def test_gram_errors_are_the_feature_map_errors_and_seeded():
     errors = E.gram_errors(kernel, X, ("GRFF", "GORF"), [8, 16], 2, 3, "unit")
     again = E.gram_errors(kernel, X, ("GRFF", "GORF"), [8, 16], 2, 3, "unit")
     assert all(np.array_equal(errors[m], again[m]) for m in errors)
-    maps = GRFF(kernel.measure(16), n_components=16, random_state=E._seed(3, "unit", "GORF", 16, 1),
+    maps = GRFF(n_components=16, kernel=kernel.measure(16), random_state=E._seed(3, "unit", "GORF", 16, 1),
                 **E.METHODS["GORF"]).fit(X)
     K = kernel.exact(cdist(X, X))
     assert errors["GORF"][1, 1] == pytest.approx(np.linalg.norm(K - maps.kernel_estimate(X)) / np.linalg.norm(K),

@@ -3,6 +3,7 @@ and the variance theory against the engine."""
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
+from sklearn.exceptions import NotFittedError
 
 from varlab import mc
 from varlab.features import GRFF
@@ -45,12 +46,14 @@ def test_bad_arguments():
         DeltaGaussian(decomposition="best")
     with pytest.raises(ValueError, match="same length"):
         GaussianMixture((1.0, 2.0), (1.0,))
-    with pytest.raises(ValueError, match="orthogonality"):
+    with pytest.raises(ValueError, match="'orthogonality' parameter of GRFF must be a str among"):
         GRFF(n_components=4, sampler="orthogonal", orthogonality="some").fit(np.ones((2, 4)))
-    with pytest.raises(ValueError, match="n_components"):
+    with pytest.raises(ValueError, match="'n_components' parameter of GRFF must be an int in the range"):
         GRFF(n_components=0).fit(np.ones((2, 4)))
-    with pytest.raises(ValueError, match="not fitted"):
-        GRFF().left(np.ones((2, 4)))
+    for method in ("transform", "right", "kernel_estimate"):
+        with pytest.raises(NotFittedError, match="not fitted"):
+            getattr(GRFF(), method)(np.ones((2, 4)))
+    assert not hasattr(GRFF(), "left")                    # the left map is transform
 
 
 def test_polynomial_kernel_total_variation():
@@ -64,9 +67,11 @@ def test_grff_left_right_estimate_the_kernel(sampler, orthogonality):
     Y = np.random.default_rng(1).standard_normal((5, 8)) * 0.4
     K = DeltaGaussian().kernel_of_distance(cdist(X, Y))
     estimates = np.array([GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality,
-                               random_state=seed).fit(X).left(X) @
+                               random_state=seed).fit(X).transform(X) @
                           GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality,
                                random_state=seed).fit(X).right(Y).T for seed in range(600)])
+    f = GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality, random_state=0).fit(X)
+    np.testing.assert_array_equal(f.kernel_estimate(X, Y), estimates[0])
     assert estimates.shape[1:] == (6, 5)
     se = estimates.std(axis=0, ddof=1) / np.sqrt(len(estimates))
     assert np.all(np.abs(estimates.mean(axis=0) - K) <= Z_MAX * se + 1e-12)

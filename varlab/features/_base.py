@@ -36,6 +36,7 @@ from numbers import Integral, Real
 from typing import ClassVar
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import Interval, InvalidParameterError
@@ -50,8 +51,10 @@ __all__ = ["FeatureMap", "NotFittedError", "ParamsMixin", "available_feature_map
 _REGISTRY = Registry("feature map", "varlab.features")
 _NAMES_X = re.compile(r"\b[XY]\b")
 
-#: the random_state values varlab accepts (scikit-learn's plus numpy Generator and SeedSequence)
-RANDOM_STATE = ["random_state", np.random.Generator, np.random.SeedSequence]
+#: the random_state values varlab accepts: scikit-learn's, any nonnegative int (a SeedSequence
+#: entropy, not only 32 bits), numpy Generator and SeedSequence (``varlab._random.generator``)
+RANDOM_STATE = ["random_state", Interval(Integral, 0, None, closed="left"), np.random.Generator,
+                np.random.SeedSequence]
 
 
 def available_feature_maps() -> dict[str, type]:
@@ -105,7 +108,16 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
                                             f"number, not a bool. Got {value!r} instead.")
 
     def _validated(self, X, *, reset: bool, name: str = "X"):
-        """``validate_data`` whose messages always name the argument (``X`` or ``Y``)."""
+        """``validate_data`` whose messages always name the argument (``X`` or ``Y``); strings,
+        even numeric ones, are refused (a list of float dtypes would let numpy convert them)."""
+        if not sp.issparse(X):
+            array = np.asarray(X) if isinstance(X, (list, tuple, np.ndarray)) else None
+            if array is not None and array.dtype.kind in "USV":
+                raise TypeError(f"{name} must hold real numbers, got dtype {array.dtype}")
+            if array is not None and array.dtype.kind == "O":
+                text = next((e for e in array.ravel() if isinstance(e, (str, bytes))), None)
+                if text is not None:
+                    raise TypeError(f"{name} must hold real numbers, got {type(text).__name__} {text!r}")
         try:
             return validate_data(self, X, accept_sparse=self.accept_sparse, dtype=list(self.dtypes),
                                  reset=reset)
@@ -130,7 +142,12 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
         """Validate the parameters and ``X`` and draw the map's randomness for X's width (rows
         are used only where the map says so); ``y`` is ignored. Returns ``self``."""
         X = self._validated(X, reset=True)
-        self._n_features_out = int(self._fit(X))
+        try:
+            self._n_features_out = int(self._fit(X))
+        except BaseException:           # a failed fit leaves no half-fitted estimator behind
+            for attribute in ("n_features_in_", "feature_names_in_"):
+                self.__dict__.pop(attribute, None)
+            raise
         return self
 
     def transform(self, X):

@@ -216,6 +216,7 @@ def hash_chunks(gcws, X, *, chunk_rows=None):
     """
     if not isinstance(gcws, GCWS):
         raise TypeError(f"gcws must be a varlab.features.GCWS, got {type(gcws).__name__}")
+    gcws._validate_params()
     k = int(gcws.n_components)
     result = transform_chunks(gcws, X, method="hash", chunk_rows=chunk_rows)
     if _is_dask_array(result) or isinstance(result, np.ndarray):
