@@ -1,6 +1,6 @@
 """The ``varlab`` command: list, figures, check, simulate, reproduce, bench.
 
-    varlab list [papers|claims|figures|models|samplers|measures|formulas|parameters|datasets]
+    varlab list [papers|claims|figures|models|maps|samplers|measures|formulas|parameters|datasets]
     varlab figures [--only ID ...] [--budget quick|full] [--out DIR]
     varlab check [--paper 000 ...] [--budget quick|full] [--out DIR]
     varlab simulate MODEL --k K [K ...] --PARAMETER V [V ...] ... [--option NAME=VALUE ...] [--json]
@@ -26,7 +26,7 @@ import numpy as np
 
 from .claims import BUDGETS, budget as make_budget, write_report
 
-LISTINGS = ("papers", "claims", "figures", "models", "samplers", "measures", "formulas",
+LISTINGS = ("papers", "claims", "figures", "models", "maps", "samplers", "measures", "formulas",
             "parameters", "datasets")
 
 
@@ -47,7 +47,7 @@ def _repository_root() -> Path:
 def listing(what: str) -> list[tuple]:
     """Rows (name, description...) of one registry."""
     from . import claims, plotting, spectral, theory
-    from .features import samplers
+    from .features import available_feature_maps, samplers
     from .mc import available_models, model_class
 
     if what == "papers":
@@ -65,6 +65,9 @@ def listing(what: str) -> list[tuple]:
             rows.append((name, f"parameters {', '.join(cls.parameters)}; options {options}; {kind}; "
                                f"{cls.description}"))
         return rows
+    if what == "maps":
+        return [(name, f"{cls.__name__}: {(cls.__doc__ or '').strip().splitlines()[0]}")
+                for name, cls in available_feature_maps().items()]
     if what == "samplers":
         return [(name, (samplers.get_sampler(name).__doc__ or "").strip().splitlines()[0])
                 for name in samplers.available_samplers()]
