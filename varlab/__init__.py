@@ -5,9 +5,11 @@ Subpackages: ``kernels`` (exact kernels), ``spectral`` (spectral measures), ``da
 (shipped data), ``theory`` (closed forms: rff, nrff, gcws, each
 symbolic + numeric + mpmath), ``features`` (the estimators, each a scikit-learn transformer:
 RFF, GCWS, GRFF, AsKRFF, RandomMaclaurin), ``mc`` (Monte Carlo engine), ``claims`` (paper
-claims -> verdicts), ``plotting`` (figure recipes).
+claims -> verdicts), ``testing`` (check your own theorem: three outcomes),
+``plotting`` (figure recipes).
 """
-from . import claims, datasets, features, kernels, mc, spectral, theory
+from . import claims, datasets, features, kernels, mc, spectral, testing, theory
 
 __version__ = "0.1.0"
-__all__ = ["claims", "datasets", "features", "kernels", "mc", "spectral", "theory", "__version__"]
+__all__ = ["claims", "datasets", "features", "kernels", "mc", "spectral", "testing", "theory",
+           "__version__"]

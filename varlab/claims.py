@@ -28,16 +28,14 @@ from dataclasses import asdict, dataclass, field
 from typing import Callable, Sequence
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 from . import _random
-from .mc.stats import Z_MAX, z_score
+from .mc.stats import Z_MAX, t_threshold, z_score
+from .testing.outcomes import CONFIRMED, CONTRADICTED
 
 __all__ = ["Z_MAX", "CONFIRMED", "CONTRADICTED", "Budget", "BUDGETS", "budget", "Verdict", "Claim",
            "ClaimRun", "claim", "claims", "papers", "paper_title", "t_threshold", "write_report"]
 
-CONFIRMED = "confirmed"
-CONTRADICTED = "contradicted"
 VERDICTS = (CONFIRMED, CONTRADICTED)
 
 
@@ -70,12 +68,6 @@ def budget(name_or_budget) -> Budget:
         raise ValueError(f"budget must be one of {sorted(BUDGETS)}, got {name_or_budget!r}")
     return BUDGETS[name_or_budget]
 
-
-def t_threshold(degrees_of_freedom) -> np.ndarray:
-    """The |t| threshold with the two-sided tail probability of ``Z_MAX`` under N(0, 1), for an
-    SE estimated from ``degrees_of_freedom`` + 1 independent units (inf df -> Z_MAX)."""
-    tail = 2.0 * scipy_stats.norm.sf(Z_MAX)
-    return np.asarray(scipy_stats.t.isf(tail / 2.0, degrees_of_freedom), dtype=float)
 
 
 @dataclass

@@ -22,11 +22,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats as scipy_stats
 
-__all__ = ["Z_MAX", "Moments", "variance_standard_error", "z_score", "within", "difference_z_score"]
+__all__ = ["Z_MAX", "t_threshold", "Moments", "variance_standard_error", "z_score", "within",
+           "difference_z_score"]
 
 #: Agreement threshold in standard errors, defined once (DESIGN.md: "|estimate - theory| <= 4.5 SE").
 Z_MAX = 4.5
+
+
+def t_threshold(degrees_of_freedom) -> np.ndarray:
+    """The |t| threshold with the two-sided tail probability of ``Z_MAX`` under N(0, 1), for an
+    SE estimated from ``degrees_of_freedom`` + 1 independent units (inf df -> Z_MAX)."""
+    tail = 2.0 * scipy_stats.norm.sf(Z_MAX)
+    return np.asarray(scipy_stats.t.isf(tail / 2.0, degrees_of_freedom), dtype=float)
 
 
 @dataclass

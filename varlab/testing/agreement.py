@@ -1,0 +1,163 @@
+"""``check_agreement``: does a model's simulated statistic equal a formula over a grid?
+
+The theory is a ``varlab.theory`` Formula or a callable:
+
+* a **Formula** is evaluated at each point's values of the parameters it declares, and at the
+  whole k grid if it declares ``k``; one without ``k`` has the same value at every k (e.g.
+  ``rff.mean``, the mean of an unbiased estimator);
+* a **callable** is called as ``theory(k, **point)``: ``k`` the 1-d int64 array of the k grid,
+  ``point`` the model's declared parameters at one grid point (Python floats or ints, as in
+  ``Model.theory``); it returns the statistic at each k (an array of k's shape, or a scalar),
+  e.g. ``lambda k, rho, gamma: rff.variance(rho=rho, gamma=gamma) / k``.
+
+The rule (``varlab.testing.outcomes``): with the departure d = estimate - theory (relative: divided
+by |theory|) and its standard error s at each (point, k), and the threshold t,
+
+* confirmed: |d| <= t s at every (point, k), and the resolution t max(s) <= tolerance;
+* contradicted: somewhere |d| - tolerance > t s (a departure significantly beyond the tolerance);
+* inconclusive otherwise, with the repetitions that would bring the resolution to the tolerance
+  and decide the departures that are significant but not yet beyond it.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..mc.stats import z_score
+from ..theory.formula import Formula
+from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, repetitions_needed, threshold
+from .simulation import model_label, simulate_statistic
+from .verdict import Verdict
+
+__all__ = ["check_agreement", "assert_agreement", "theory_values"]
+
+
+def theory_values(theory, k, point: dict) -> np.ndarray:
+    """The theory's (n_k,) values at one point (see the module docstring for the convention)."""
+    if isinstance(theory, Formula):
+        missing = [name for name in theory.parameters if name != "k" and name not in point]
+        if missing:
+            raise ValueError(f"the Formula {theory.name} needs {missing}, which the model does not "
+                             f"declare (its parameters: {list(point)})")
+        arguments = {name: point[name] for name in theory.parameters if name != "k"}
+        values = theory(**arguments, **({"k": k} if "k" in theory.parameters else {}))
+    elif callable(theory):
+        values = theory(k.copy(), **point)
+    else:
+        raise TypeError(f"theory must be a varlab.theory Formula or a callable theory(k, **point), "
+                        f"got {type(theory).__name__}")
+    values = np.asarray(values, dtype=float)
+    if values.shape not in ((), k.shape):
+        raise ValueError(f"the theory must give one value per k ({k.size}) or a scalar, got shape "
+                         f"{values.shape} at {point}")
+    return np.broadcast_to(values, k.shape)
+
+
+def _name(theory) -> str:
+    return theory.name if isinstance(theory, Formula) else getattr(theory, "__qualname__", "theory")
+
+
+def check_agreement(model, theory, *, statistic: str = "mean", k, n_repetitions: int,
+                    random_state, tolerance: float, relative: bool = True, product: bool = False,
+                    **grid) -> Verdict:
+    """Check that ``statistic`` of ``model``'s k-sample estimator equals ``theory`` over a grid.
+
+    Parameters
+    ----------
+    model : str or varlab.mc.Model
+        A registered model name or a Model instance (e.g. a user's own subclass).
+    theory : Formula or callable
+        ``theory(k, **point)``; see the module docstring.
+    statistic : "mean", "variance" or "mse"
+    k, n_repetitions, random_state : as for ``varlab.mc.simulate``.
+    tolerance : float > 0
+        The departure the statement cares about: a fraction of |theory| if ``relative`` (then the
+        theory must be nonzero everywhere), else in the statistic's units.
+    product : bool
+        Simulate every combination of the parameters' values (``product_grid``) instead of
+        broadcasting them.
+    **grid
+        The model's declared parameters (and, with a model name, its options).
+
+    Returns
+    -------
+    Verdict
+
+    Examples
+    --------
+    >>> from varlab.theory import rff
+    >>> def variance(k, rho, gamma):
+    ...     return rff.variance(rho=rho, gamma=gamma) / k
+    >>> verdict = check_agreement("rff", variance, statistic="variance", k=[1, 4],
+    ...                           n_repetitions=20_000, random_state=0, tolerance=0.1,
+    ...                           rho=[0.0, 0.5], gamma=1.0)
+    >>> verdict.outcome, round(verdict.resolution, 3)
+    ('confirmed', 0.044)
+    """
+    if not (isinstance(tolerance, (int, float)) and tolerance > 0):
+        raise ValueError(f"tolerance must be a number > 0, got {tolerance!r}")
+    result, estimate, se = simulate_statistic(model, statistic, k=k, n_repetitions=n_repetitions,
+                                              random_state=random_state, product=product, grid=grid)
+    points = [result.point(p) for p in range(result.n_points)]
+    expected = np.stack([theory_values(theory, result.k, point) for point in points])
+    if relative and np.any(expected == 0):
+        raise ValueError("relative=True needs a nonzero theory at every point; pass relative=False "
+                         "and an absolute tolerance")
+    scale = np.abs(expected) if relative else np.ones_like(expected)
+    departure, error = (estimate - expected) / scale, se / scale
+    z = z_score(estimate, expected, se)
+    beyond = z_score(np.abs(departure), tolerance, error)
+    t = threshold(result.n_repetitions)
+    resolution = float(t * error.max())
+    rows = tuple({**point, "k": int(kk), "estimate": float(estimate[p, j]),
+                  "SE": float(se[p, j]), "theory": float(expected[p, j]), "z": float(z[p, j])}
+                 for p, point in enumerate(points) for j, kk in enumerate(result.k))
+    worst = np.unravel_index(int(np.argmax(np.abs(z))), z.shape)
+    where = f"{points[worst[0]]}, k = {result.k[worst[1]]}"
+    units = "relative" if relative else "absolute"
+    statement = (f"the {statistic} of {model_label(model)} equals {_name(theory)} "
+                 f"(within {units} tolerance {tolerance:g})")
+    needed = None
+    if np.all(np.abs(z) <= t) and resolution <= tolerance:
+        outcome = CONFIRMED
+        reason = (f"max |z| = {abs(z[worst]):.2f} <= {t:.2f} at all {z.size} (point, k); "
+                  f"resolution {resolution:.3g} <= tolerance {tolerance:.3g}")
+    elif np.any(beyond > t):
+        outcome = CONTRADICTED
+        worst = np.unravel_index(int(np.argmax(beyond)), z.shape)
+        reason = (f"{units} departure {departure[worst]:+.3g} at {points[worst[0]]}, "
+                  f"k = {result.k[worst[1]]}: beyond the tolerance {tolerance:.3g} by "
+                  f"{beyond[worst]:.1f} SE (z = {z[worst]:.1f})")
+    else:
+        outcome = INCONCLUSIVE
+        significant = np.abs(z) > t
+        factors = [resolution / tolerance] + [
+            t * e / (abs(d) - tolerance) if abs(d) > tolerance else np.inf
+            for d, e in zip(departure[significant], error[significant])]
+        needed = repetitions_needed(result.n_repetitions, factors)
+        reason = (f"resolution {resolution:.3g} vs tolerance {tolerance:.3g}, max |z| = "
+                  f"{abs(z[worst]):.2f} at {where}; " +
+                  (f"about {needed:,} repetitions would resolve it" if needed is not None else
+                   "a significant departure smaller than the tolerance: no budget resolves it "
+                   "(is the tolerance what the statement means?)"))
+    return Verdict(outcome, statement, resolution, float(tolerance), units, t,
+                   result.n_repetitions, needed, reason, rows)
+
+
+def assert_agreement(model, theory, **arguments) -> Verdict:
+    """``check_agreement``, raising AssertionError with the per-point table unless confirmed.
+
+    >>> from varlab.theory import rff
+    >>> assert_agreement("rff", rff.mean, k=[10], n_repetitions=200, random_state=0,
+    ...                  tolerance=0.01, rho=0.5, gamma=1.0)
+    Traceback (most recent call last):
+    ...
+    AssertionError: inconclusive: the mean of rff equals rff.mean (within relative tolerance 0.01)
+    resolution 0.139 vs tolerance 0.01, max |z| = 2.48 at {'rho': 0.5, 'gamma': 1.0}, k = 10; about 38,525 repetitions would resolve it
+    resolution 0.139 (relative), tolerance 0.01, threshold |z| <= 4.62, 200 repetitions
+    rho  gamma   k  estimate         SE    theory         z
+    0.5      1  10  0.561353  0.0182088  0.606531  -2.48111
+    """
+    verdict = check_agreement(model, theory, **arguments)
+    if verdict.outcome != CONFIRMED:
+        raise AssertionError(str(verdict))
+    return verdict

@@ -1,0 +1,39 @@
+"""Grids of parameter points: broadcast (as ``mc.simulate`` does) or a Cartesian product.
+
+>>> grid = product_grid(rho=[0.0, 0.5, 0.9], gamma=[1.0, 2.0])
+>>> grid["rho"].shape, grid["gamma"].shape
+((3, 1), (1, 2))
+>>> broadcast_shape({"rho": [0.0, 0.5, 0.9], "gamma": [1.0, 2.0]})
+Traceback (most recent call last):
+...
+ValueError: the grid values rho (3,) and gamma (2,) do not broadcast together (a grid is broadcast like mc.simulate's); pass product=True, or product_grid(...), for every combination
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["product_grid", "broadcast_shape"]
+
+
+def product_grid(**axes) -> dict:
+    """Every combination of the axes' values: {name: array} shaped so that they broadcast to the
+    grid of shape (len(axis_1), len(axis_2), ...) (an open mesh, like ``numpy.ix_``); a scalar
+    axis is one value."""
+    shapes = [np.shape(np.atleast_1d(values)) for values in axes.values()]
+    if any(len(shape) != 1 for shape in shapes):
+        raise ValueError(f"product_grid takes a scalar or a 1-d sequence per axis, got shapes "
+                         f"{dict(zip(axes, shapes))}")
+    mesh = np.ix_(*(np.atleast_1d(values) for values in axes.values()))
+    return dict(zip(axes, mesh))
+
+
+def broadcast_shape(grid: dict) -> tuple:
+    """The shape the grid's values broadcast to; a ValueError naming broadcasting otherwise."""
+    shapes = {name: np.shape(values) for name, values in grid.items()}
+    try:
+        return np.broadcast_shapes(*shapes.values())
+    except ValueError:
+        listed = " and ".join(f"{name} {shape}" for name, shape in shapes.items())
+        raise ValueError(f"the grid values {listed} do not broadcast together (a grid is "
+                         f"broadcast like mc.simulate's); pass product=True, or "
+                         f"product_grid(...), for every combination") from None

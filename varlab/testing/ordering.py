@@ -1,0 +1,109 @@
+"""``check_ordering``: is a model's simulated statistic below another's at every grid point?
+
+A and B are simulated independently, from two children of ``random_state``'s seed tree. With the
+difference D = B - A, its standard error s = sqrt(se_A^2 + se_B^2) at each (point, k), the
+threshold t and the effect size e (the smallest violation the statement cares about, in the
+statistic's units):
+
+* confirmed: D > t s at every (point, k), and the resolution t max(s) <= e;
+* contradicted: somewhere -D - e > t s (A is above B by significantly more than e);
+* inconclusive otherwise, with the repetitions that would decide it (SE ~ 1/sqrt(n)).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _random
+from ..mc.stats import z_score
+from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, repetitions_needed, threshold
+from .simulation import model_label, simulate_statistic
+from .verdict import Verdict
+
+__all__ = ["check_ordering", "assert_ordering"]
+
+
+def _factor(z, difference, error, t, effect_size) -> float:
+    """How much smaller the SE must get for this (point, k) to be decided (inf: never)."""
+    if difference > 0:
+        return t / z if z <= t else 1.0
+    if -difference > effect_size:
+        return t * error / (-difference - effect_size)
+    return np.inf
+
+
+def check_ordering(model_a, model_b, *, statistic: str = "mse", k, n_repetitions: int,
+                   random_state, effect_size: float, product: bool = False, **grid) -> Verdict:
+    """Check that ``statistic`` of ``model_a`` is below that of ``model_b`` at every point and k.
+
+    Parameters are those of :func:`varlab.testing.check_agreement`, with two models (each a
+    registered name or a Model instance, both declaring the grid's parameters) and
+    ``effect_size`` (> 0, in the statistic's units) in place of the theory and tolerance.
+
+    Examples
+    --------
+    >>> verdict = check_ordering("rff", "rff_no_phase", statistic="variance", k=[1],
+    ...                          n_repetitions=20_000, random_state=0, effect_size=0.1,
+    ...                          rho=0.5, gamma=1.0)
+    >>> verdict.outcome
+    'contradicted'
+    >>> print(verdict.reason)
+    A - B = +0.533 at {'rho': 0.5, 'gamma': 1.0}, k = 1: beyond the effect size 0.1 by 73.3 SE
+    """
+    if not (isinstance(effect_size, (int, float)) and effect_size > 0):
+        raise ValueError(f"effect_size must be a number > 0, got {effect_size!r}")
+    seed_a, seed_b = _random.spawn(random_state, 2)
+    common = dict(k=k, n_repetitions=n_repetitions, product=product, grid=grid)
+    result, a, se_a = simulate_statistic(model_a, statistic, random_state=seed_a, **common)
+    _, b, se_b = simulate_statistic(model_b, statistic, random_state=seed_b, **common)
+    points = [result.point(p) for p in range(result.n_points)]
+    difference, error = b - a, np.sqrt(se_a ** 2 + se_b ** 2)
+    z = z_score(b, a, error)
+    beyond = z_score(-difference, effect_size, error)
+    t = threshold(result.n_repetitions)
+    resolution = float(t * error.max())
+    rows = tuple({**point, "k": int(kk), "A": float(a[p, j]), "SE A": float(se_a[p, j]),
+                  "B": float(b[p, j]), "SE B": float(se_b[p, j]),
+                  "B - A": float(difference[p, j]), "z": float(z[p, j])}
+                 for p, point in enumerate(points) for j, kk in enumerate(result.k))
+    statement = (f"the {statistic} of A = {model_label(model_a)} is below that of "
+                 f"B = {model_label(model_b)} (effect size {effect_size:g})")
+    needed = None
+    worst = np.unravel_index(int(np.argmin(z)), z.shape)
+    where = f"{points[worst[0]]}, k = {result.k[worst[1]]}"
+    if np.all(z > t) and resolution <= effect_size:
+        outcome = CONFIRMED
+        reason = (f"B - A >= {z[worst]:.1f} SE > {t:.2f} at all {z.size} (point, k); "
+                  f"resolution {resolution:.3g} <= effect size {effect_size:.3g}")
+    elif np.any(beyond > t):
+        outcome = CONTRADICTED
+        worst = np.unravel_index(int(np.argmax(beyond)), z.shape)
+        reason = (f"A - B = {-difference[worst]:+.3g} at {points[worst[0]]}, k = "
+                  f"{result.k[worst[1]]}: beyond the effect size {effect_size:.3g} by "
+                  f"{beyond[worst]:.1f} SE")
+    else:
+        outcome = INCONCLUSIVE
+        factors = [resolution / effect_size] + [
+            _factor(zz, d, e, t, effect_size) for zz, d, e in zip(z.ravel(), difference.ravel(),
+                                                                  error.ravel())]
+        needed = repetitions_needed(result.n_repetitions, factors)
+        reason = (f"resolution {resolution:.3g} vs effect size {effect_size:.3g}, smallest "
+                  f"z of B - A = {z[worst]:.2f} at {where}; " +
+                  (f"about {needed:,} repetitions would resolve it" if needed is not None else
+                   "A is not below B there, but by less than the effect size: no budget "
+                   "resolves it"))
+    return Verdict(outcome, statement, resolution, float(effect_size), "absolute", t,
+                   result.n_repetitions, needed, reason, rows)
+
+
+def assert_ordering(model_a, model_b, **arguments) -> Verdict:
+    """``check_ordering``, raising AssertionError with the per-point table unless confirmed.
+
+    >>> assert_ordering("rff_no_phase", "rff", statistic="variance", k=[1, 8],
+    ...                 n_repetitions=20_000, random_state=0, effect_size=0.1,
+    ...                 rho=0.5, gamma=1.0).outcome
+    'confirmed'
+    """
+    verdict = check_ordering(model_a, model_b, **arguments)
+    if verdict.outcome != CONFIRMED:
+        raise AssertionError(str(verdict))
+    return verdict
