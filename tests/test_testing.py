@@ -1,0 +1,229 @@
+"""varlab.testing: a researcher's own theorem checked against the Monte Carlo engine, with three
+outcomes. The user's model and formula live in a file written to pytest's tmp_path, outside the
+repository, and imported from there (no edit to varlab)."""
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import varlab
+from varlab import testing
+from varlab.testing import (CONFIRMED, CONTRADICTED, INCONCLUSIVE, assert_agreement,
+                            assert_ordering, check_agreement, check_ordering, product_grid)
+from varlab.theory import rff
+
+USER_FILE = '''\
+"""A researcher's own estimator and theorem: RFF with antithetic phases."""
+import numpy as np
+
+from varlab import mc
+from varlab.theory import rff
+
+
+class AntitheticRFF(mc.Model):
+    """Each sample pairs the phase w with w + pi/2: (X Y + X' Y') / 2 = cos(a) cos(b) + sin(a) sin(b)
+    with a = sqrt(gamma) x + w, b = sqrt(gamma) y + w (x, y standard normal, correlation rho)."""
+
+    parameters = ("rho", "gamma")
+    unbiased = True
+
+    def target(self, rho, gamma):
+        return rff.mean(rho=rho, gamma=gamma)
+
+    def sample(self, rng, n, k, out, workspace, *, rho, gamma):
+        x = rng.standard_normal((n, k))
+        y = rho * x + np.sqrt(1.0 - rho * rho) * rng.standard_normal((n, k))
+        w = rng.uniform(0.0, 2.0 * np.pi, (n, k))
+        a, b = np.sqrt(gamma) * x + w, np.sqrt(gamma) * y + w
+        out[0] = np.cos(a) * np.cos(b) + np.sin(a) * np.sin(b)
+
+    def combine(self, sums, k, *, rho, gamma):
+        return sums[0] / k
+
+
+def variance(k, rho, gamma):
+    """The theorem: Var = (1 - exp(-2 gamma (1 - rho)))^2 / (2 k)."""
+    return np.expm1(-2.0 * gamma * (1.0 - rho)) ** 2 / (2.0 * k)
+
+
+def test_my_theorem():
+    from varlab.testing import assert_agreement
+    assert_agreement(AntitheticRFF(), variance, statistic="variance", k=[1, 4],
+                     n_repetitions=50_000, random_state=1, tolerance=0.05,
+                     rho=[0.0, 0.5], gamma=1.0)
+'''
+
+GRID = dict(rho=[0.0, 0.5], gamma=1.0)
+AGREEMENT = dict(statistic="variance", k=[1, 4], tolerance=0.05, random_state=1, **GRID)
+ORDERING = dict(statistic="variance", k=[1, 4], effect_size=0.05, random_state=1, **GRID)
+
+
+@pytest.fixture(scope="module")
+def user(tmp_path_factory):
+    """The user's module, written outside the repository and imported from its path."""
+    path = tmp_path_factory.mktemp("research") / "user_theorem.py"
+    assert not path.resolve().is_relative_to(Path(varlab.__file__).resolve().parents[1])
+    path.write_text(USER_FILE)
+    spec = importlib.util.spec_from_file_location("user_theorem", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["user_theorem"] = module
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules["user_theorem"]
+
+
+def ten_percent_wrong(user):
+    return lambda k, rho, gamma: 1.1 * user.variance(k, rho, gamma)
+
+
+# --- agreement ----------------------------------------------------------------------------------
+
+def test_right_formula_confirmed(user):
+    verdict = check_agreement(user.AntitheticRFF(), user.variance, n_repetitions=50_000, **AGREEMENT)
+    assert verdict.outcome == CONFIRMED, verdict
+    assert verdict.resolution <= verdict.tolerance == 0.05 and verdict.units == "relative"
+    assert verdict.n_repetitions_needed is None
+    assert len(verdict.rows) == 4
+    assert list(verdict.rows[0]) == ["rho", "gamma", "k", "estimate", "SE", "theory", "z"]
+
+
+def test_user_test_function_passes_inside_pytest(user):
+    user.test_my_theorem()
+
+
+def test_ten_percent_wrong_formula_contradicted(user):
+    verdict = check_agreement(user.AntitheticRFF(), ten_percent_wrong(user), n_repetitions=50_000,
+                              **AGREEMENT)
+    assert verdict.outcome == CONTRADICTED, verdict
+    assert "beyond the tolerance 0.05" in verdict.reason
+    with pytest.raises(AssertionError) as raised:
+        assert_agreement(user.AntitheticRFF(), ten_percent_wrong(user), n_repetitions=50_000,
+                         **AGREEMENT)
+    message = str(raised.value)
+    assert message.startswith("contradicted: the variance of AntitheticRFF equals ")
+    assert "estimate" in message and "theory" in message and "np.float64" not in message
+    assert len(message.splitlines()) == 3 + 1 + 4          # summary lines, header, 4 rows
+
+
+def test_small_budget_inconclusive_with_the_budget_that_resolves_it(user):
+    verdict = check_agreement(user.AntitheticRFF(), user.variance, n_repetitions=2_000, **AGREEMENT)
+    assert verdict.outcome == INCONCLUSIVE, verdict
+    assert verdict.resolution > verdict.tolerance
+    needed = verdict.n_repetitions_needed
+    assert needed == pytest.approx(2_000 * (verdict.resolution / 0.05) ** 2, abs=1)
+    assert f"{needed:,} repetitions" in verdict.reason
+    again = check_agreement(user.AntitheticRFF(), user.variance, n_repetitions=needed, **AGREEMENT)
+    assert again.outcome == CONFIRMED, again
+
+
+def test_formula_theory_and_registered_model():
+    verdict = check_agreement("rff", rff.mean, k=[1, 8], n_repetitions=20_000, random_state=0,
+                              tolerance=0.1, rho=[0.0, 0.5], gamma=1.0)
+    assert verdict.outcome == CONFIRMED, verdict
+    assert all(row["theory"] == rff.mean(rho=row["rho"], gamma=1.0) for row in verdict.rows)
+
+
+def test_absolute_tolerance_and_zero_theory(user):
+    zero = lambda k, rho, gamma: 0.0 * k                         # noqa: E731
+    with pytest.raises(ValueError, match="relative=False"):
+        check_agreement(user.AntitheticRFF(), zero, n_repetitions=100, **AGREEMENT)
+    verdict = check_agreement(user.AntitheticRFF(), user.variance, n_repetitions=50_000,
+                              **{**AGREEMENT, "relative": False, "tolerance": 0.01})
+    assert verdict.outcome == CONFIRMED and verdict.units == "absolute", verdict
+
+
+# --- ordering -----------------------------------------------------------------------------------
+
+def test_ordering_confirmed(user):
+    verdict = assert_ordering(user.AntitheticRFF(), "rff", n_repetitions=20_000, **ORDERING)
+    assert verdict.outcome == CONFIRMED and verdict.resolution <= 0.05
+    assert list(verdict.rows[0])[2:] == ["k", "A", "SE A", "B", "SE B", "B - A", "z"]
+
+
+def test_ordering_contradicted(user):
+    verdict = check_ordering("rff", user.AntitheticRFF(), n_repetitions=20_000, **ORDERING)
+    assert verdict.outcome == CONTRADICTED, verdict
+    with pytest.raises(AssertionError, match="^contradicted: the variance of A = rff is below"):
+        assert_ordering("rff", user.AntitheticRFF(), n_repetitions=20_000, **ORDERING)
+
+
+def test_ordering_small_budget_inconclusive(user):
+    verdict = check_ordering(user.AntitheticRFF(), "rff", n_repetitions=200, **ORDERING)
+    assert verdict.outcome == INCONCLUSIVE, verdict
+    assert verdict.n_repetitions_needed == pytest.approx(200 * (verdict.resolution / 0.05) ** 2,
+                                                         abs=1)
+
+
+def test_ordering_uses_independent_seeds(user):
+    verdict = check_ordering("rff", "rff", statistic="mean", k=[4], n_repetitions=1_000,
+                             random_state=3, effect_size=0.1, rho=0.5, gamma=1.0)
+    assert verdict.rows[0]["A"] != verdict.rows[0]["B"]
+
+
+# --- grids --------------------------------------------------------------------------------------
+
+def test_product_grid(user):
+    axes = dict(rho=[0.0, 0.5, 0.9], gamma=[0.5, 1.0])
+    common = dict(statistic="mean", k=[2], n_repetitions=2_000, random_state=0, tolerance=0.5)
+    verdict = check_agreement(user.AntitheticRFF(), rff.mean, product=True, **common, **axes)
+    points = [(row["rho"], row["gamma"]) for row in verdict.rows]
+    assert points == [(r, g) for r in axes["rho"] for g in axes["gamma"]]
+    assert check_agreement(user.AntitheticRFF(), rff.mean, **common,
+                           **product_grid(**axes)).rows == verdict.rows
+
+
+def test_incompatible_shapes_name_broadcasting(user):
+    with pytest.raises(ValueError, match=r"do not broadcast together.*product=True"):
+        check_agreement(user.AntitheticRFF(), rff.mean, k=[1], n_repetitions=100, random_state=0,
+                        tolerance=0.1, rho=[0.0, 0.5, 0.9], gamma=[1.0, 2.0])
+
+
+def test_argument_errors(user):
+    common = dict(k=[1], n_repetitions=100, random_state=0, rho=0.5, gamma=1.0)
+    with pytest.raises(ValueError, match="statistic must be one of"):
+        check_agreement("rff", rff.mean, statistic="median", tolerance=0.1, **common)
+    with pytest.raises(ValueError, match="tolerance must be a number > 0"):
+        check_agreement("rff", rff.mean, tolerance=0, **common)
+    with pytest.raises(ValueError, match="effect_size must be a number > 0"):
+        check_ordering("rff", "nrff", effect_size=-1.0, **common)
+    with pytest.raises(ValueError, match="one value per k"):
+        check_agreement("rff", lambda k, rho, gamma: np.ones(3), tolerance=0.1, **common)
+    with pytest.raises(TypeError, match="Formula or a callable"):
+        check_agreement("rff", 0.5, tolerance=0.1, **common)
+    with pytest.raises(ValueError, match=r"needs \['distance'\]"):
+        from varlab.theory import signed
+        formula = next(f for f in vars(signed).values()
+                       if getattr(f, "parameters", None) and "distance" in f.parameters)
+        check_agreement("rff", formula, tolerance=0.1, **common)
+
+
+# --- strategies ---------------------------------------------------------------------------------
+
+def test_strategies_draw_inside_the_declared_domains(user):
+    from hypothesis import HealthCheck, given, settings
+
+    from varlab.testing import strategies
+
+    @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(strategies.points(user.AntitheticRFF(), gamma=(0.1, 3.0)),
+           strategies.parameter_values("k", high=50))
+    def draw(point, k):
+        assert set(point) == {"rho", "gamma"}
+        assert -1.0 <= point["rho"] <= 1.0 and 0.1 <= point["gamma"] <= 3.0
+        assert isinstance(k, int) and 1 <= k <= 50
+
+    draw()
+    with pytest.raises(ValueError, match="not parameters of"):
+        strategies.points("rff", distance=(0.0, 1.0))
+    with pytest.raises(ValueError, match="gamma must be"):
+        strategies.parameter_values("gamma", low=-1.0)
+
+
+def test_strategies_need_hypothesis(monkeypatch):
+    from varlab.testing import strategies
+
+    monkeypatch.setitem(sys.modules, "hypothesis", None)
+    with pytest.raises(ImportError, match=r"pip install 'varlab\[test\]'"):
+        strategies.points("rff")
