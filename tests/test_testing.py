@@ -119,8 +119,8 @@ def test_small_budget_inconclusive_with_the_budget_that_resolves_it(user):
 
 
 def test_formula_theory_and_registered_model():
-    verdict = check_agreement("rff", rff.mean, k=[1, 8], n_repetitions=20_000, random_state=0,
-                              tolerance=0.1, rho=[0.0, 0.5], gamma=1.0)
+    verdict = check_agreement("rff", rff.mean, statistic="mean", k=[1, 8], n_repetitions=20_000,
+                              random_state=0, tolerance=0.1, rho=[0.0, 0.5], gamma=1.0)
     assert verdict.outcome == CONFIRMED, verdict
     assert all(row["theory"] == rff.mean(rho=row["rho"], gamma=1.0) for row in verdict.rows)
 
@@ -176,14 +176,15 @@ def test_product_grid(user):
 
 def test_incompatible_shapes_name_broadcasting(user):
     with pytest.raises(ValueError, match=r"do not broadcast together.*product=True"):
-        check_agreement(user.AntitheticRFF(), rff.mean, k=[1], n_repetitions=100, random_state=0,
-                        tolerance=0.1, rho=[0.0, 0.5, 0.9], gamma=[1.0, 2.0])
+        check_agreement(user.AntitheticRFF(), rff.mean, statistic="mean", k=[1],
+                        n_repetitions=100, random_state=0, tolerance=0.1, rho=[0.0, 0.5, 0.9],
+                        gamma=[1.0, 2.0])
 
 
 def test_argument_errors(user):
-    common = dict(k=[1], n_repetitions=100, random_state=0, rho=0.5, gamma=1.0)
+    common = dict(statistic="mean", k=[1], n_repetitions=100, random_state=0, rho=0.5, gamma=1.0)
     with pytest.raises(ValueError, match="statistic must be one of"):
-        check_agreement("rff", rff.mean, statistic="median", tolerance=0.1, **common)
+        check_agreement("rff", rff.mean, **{**common, "statistic": "median"}, tolerance=0.1)
     with pytest.raises(ValueError, match="tolerance must be a number > 0"):
         check_agreement("rff", rff.mean, tolerance=0, **common)
     with pytest.raises(ValueError, match="effect_size must be a number > 0"):

@@ -56,7 +56,7 @@ def _name(theory) -> str:
     return theory.name if isinstance(theory, Formula) else getattr(theory, "__qualname__", "theory")
 
 
-def check_agreement(model, theory, *, statistic: str = "mean", k, n_repetitions: int,
+def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
                     random_state, tolerance: float, relative: bool = True, product: bool = False,
                     **grid) -> Verdict:
     """Check that ``statistic`` of ``model``'s k-sample estimator equals ``theory`` over a grid.
@@ -147,8 +147,8 @@ def assert_agreement(model, theory, **arguments) -> Verdict:
     """``check_agreement``, raising AssertionError with the per-point table unless confirmed.
 
     >>> from varlab.theory import rff
-    >>> assert_agreement("rff", rff.mean, k=[10], n_repetitions=200, random_state=0,
-    ...                  tolerance=0.01, rho=0.5, gamma=1.0)
+    >>> assert_agreement("rff", rff.mean, statistic="mean", k=[10], n_repetitions=200,
+    ...                  random_state=0, tolerance=0.01, rho=0.5, gamma=1.0)
     Traceback (most recent call last):
     ...
     AssertionError: inconclusive: the mean of rff equals rff.mean (within relative tolerance 0.01)

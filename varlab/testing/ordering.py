@@ -31,7 +31,7 @@ def _factor(z, difference, error, t, effect_size) -> float:
     return np.inf
 
 
-def check_ordering(model_a, model_b, *, statistic: str = "mse", k, n_repetitions: int,
+def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
                    random_state, effect_size: float, product: bool = False, **grid) -> Verdict:
     """Check that ``statistic`` of ``model_a`` is below that of ``model_b`` at every point and k.
 

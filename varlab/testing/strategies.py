@@ -38,9 +38,9 @@ def parameter_values(name: str, low=None, high=None):
         if bound is not None:
             declared.validate(bound)           # a bound outside the domain names it
     if declared.integer:
+        top = MAX_INTEGER if declared.high is None else min(int(declared.high), MAX_INTEGER)
         return st.integers(min_value=int(declared.low if low is None else low),
-                           max_value=int(min(declared.high or MAX_INTEGER, MAX_INTEGER)
-                                         if high is None else high))
+                           max_value=top if high is None else int(high))
     return st.floats(min_value=declared.low if low is None else low,
                      max_value=declared.high if high is None else high,
                      exclude_min=declared.low_open and low is None,
