@@ -118,6 +118,16 @@ def test_small_budget_inconclusive_with_the_budget_that_resolves_it(user):
     assert again.outcome == CONFIRMED, again
 
 
+def test_significant_departure_within_the_tolerance_has_no_resolving_budget(user):
+    one_percent_off = lambda k, rho, gamma: 1.01 * rff.mean(rho=rho, gamma=gamma)  # noqa: E731
+    verdict = check_agreement(user.AntitheticRFF(), one_percent_off, statistic="mean", k=[4],
+                              n_repetitions=2_000, random_state=0, tolerance=0.05, rho=0.99,
+                              gamma=1.0)
+    assert verdict.outcome == INCONCLUSIVE and verdict.resolution < 0.05, verdict
+    assert abs(verdict.rows[0]["z"]) > verdict.threshold
+    assert verdict.n_repetitions_needed is None and "no budget resolves it" in verdict.reason
+
+
 def test_formula_theory_and_registered_model():
     verdict = check_agreement("rff", rff.mean, statistic="mean", k=[1, 8], n_repetitions=20_000,
                               random_state=0, tolerance=0.1, rho=[0.0, 0.5], gamma=1.0)
@@ -185,9 +195,9 @@ def test_argument_errors(user):
     common = dict(statistic="mean", k=[1], n_repetitions=100, random_state=0, rho=0.5, gamma=1.0)
     with pytest.raises(ValueError, match="statistic must be one of"):
         check_agreement("rff", rff.mean, **{**common, "statistic": "median"}, tolerance=0.1)
-    with pytest.raises(ValueError, match="tolerance must be a number > 0"):
+    with pytest.raises(ValueError, match=r"tolerance must be in \(0.0, inf\)"):
         check_agreement("rff", rff.mean, tolerance=0, **common)
-    with pytest.raises(ValueError, match="effect_size must be a number > 0"):
+    with pytest.raises(ValueError, match=r"effect_size must be in \(0.0, inf\)"):
         check_ordering("rff", "nrff", effect_size=-1.0, **common)
     with pytest.raises(ValueError, match="one value per k"):
         check_agreement("rff", lambda k, rho, gamma: np.ones(3), tolerance=0.1, **common)

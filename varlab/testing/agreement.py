@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import _validate
 from ..mc.stats import z_score
 from ..theory.formula import Formula
 from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, repetitions_needed, threshold
@@ -93,8 +94,7 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
     >>> verdict.outcome, round(verdict.resolution, 3)
     ('confirmed', 0.044)
     """
-    if not (isinstance(tolerance, (int, float)) and tolerance > 0):
-        raise ValueError(f"tolerance must be a number > 0, got {tolerance!r}")
+    tolerance = float(_validate.positive(tolerance, "tolerance"))
     result, estimate, se = simulate_statistic(model, statistic, k=k, n_repetitions=n_repetitions,
                                               random_state=random_state, product=product, grid=grid)
     points = [result.point(p) for p in range(result.n_points)]
@@ -139,7 +139,7 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
                   (f"about {needed:,} repetitions would resolve it" if needed is not None else
                    "a significant departure smaller than the tolerance: no budget resolves it "
                    "(is the tolerance what the statement means?)"))
-    return Verdict(outcome, statement, resolution, float(tolerance), units, t,
+    return Verdict(outcome, statement, resolution, tolerance, units, t,
                    result.n_repetitions, needed, reason, rows)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _random
+from .. import _random, _validate
 from ..mc.stats import z_score
 from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, repetitions_needed, threshold
 from .simulation import model_label, simulate_statistic
@@ -49,8 +49,7 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
     >>> print(verdict.reason)
     A - B = +0.533 at {'rho': 0.5, 'gamma': 1.0}, k = 1: beyond the effect size 0.1 by 73.3 SE
     """
-    if not (isinstance(effect_size, (int, float)) and effect_size > 0):
-        raise ValueError(f"effect_size must be a number > 0, got {effect_size!r}")
+    effect_size = float(_validate.positive(effect_size, "effect_size"))
     seed_a, seed_b = _random.spawn(random_state, 2)
     common = dict(k=k, n_repetitions=n_repetitions, product=product, grid=grid)
     result, a, se_a = simulate_statistic(model_a, statistic, random_state=seed_a, **common)
@@ -91,7 +90,7 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
                   (f"about {needed:,} repetitions would resolve it" if needed is not None else
                    "A is not below B there, but by less than the effect size: no budget "
                    "resolves it"))
-    return Verdict(outcome, statement, resolution, float(effect_size), "absolute", t,
+    return Verdict(outcome, statement, resolution, effect_size, "absolute", t,
                    result.n_repetitions, needed, reason, rows)
 
 
