@@ -23,8 +23,9 @@ from varlab.theory import rff
 
 
 class AntitheticRFF(mc.Model):
-    """Each sample pairs the phase w with w + pi/2: (X Y + X' Y') / 2 = cos(a) cos(b) + sin(a) sin(b)
-    with a = sqrt(gamma) x + w, b = sqrt(gamma) y + w (x, y standard normal, correlation rho)."""
+    """Each sample pairs the phase w with w + pi/2:
+    (X Y + X' Y') / 2 = cos(a) cos(b) + sin(a) sin(b), with a = sqrt(gamma) x + w,
+    b = sqrt(gamma) y + w (x, y standard normal, correlation rho)."""
 
     parameters = ("rho", "gamma")
     unbiased = True
@@ -81,7 +82,8 @@ def ten_percent_wrong(user):
 # --- agreement ----------------------------------------------------------------------------------
 
 def test_right_formula_confirmed(user):
-    verdict = check_agreement(user.AntitheticRFF(), user.variance, n_repetitions=50_000, **AGREEMENT)
+    verdict = check_agreement(user.AntitheticRFF(), user.variance, n_repetitions=50_000,
+                              **AGREEMENT)
     assert verdict.outcome == CONFIRMED, verdict
     assert verdict.resolution <= verdict.tolerance == 0.05 and verdict.units == "relative"
     assert verdict.n_repetitions_needed is None

@@ -112,7 +112,6 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
                   "SE": float(se[p, j]), "theory": float(expected[p, j]), "z": float(z[p, j])}
                  for p, point in enumerate(points) for j, kk in enumerate(result.k))
     worst = np.unravel_index(int(np.argmax(np.abs(z))), z.shape)
-    where = f"{points[worst[0]]}, k = {result.k[worst[1]]}"
     units = "relative" if relative else "absolute"
     statement = (f"the {statistic} of {model_label(model)} equals {_name(theory)} "
                  f"(within {units} tolerance {tolerance:g})")
@@ -135,7 +134,7 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
             for d, e in zip(departure[significant], error[significant])]
         needed = repetitions_needed(result.n_repetitions, factors)
         reason = (f"resolution {resolution:.3g} vs tolerance {tolerance:.3g}, max |z| = "
-                  f"{abs(z[worst]):.2f} at {where}; " +
+                  f"{abs(z[worst]):.2f} at {points[worst[0]]}, k = {result.k[worst[1]]}; " +
                   (f"about {needed:,} repetitions would resolve it" if needed is not None else
                    "a significant departure smaller than the tolerance: no budget resolves it "
                    "(is the tolerance what the statement means?)"))

@@ -68,7 +68,6 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
                  f"B = {model_label(model_b)} (effect size {effect_size:g})")
     needed = None
     worst = np.unravel_index(int(np.argmin(z)), z.shape)
-    where = f"{points[worst[0]]}, k = {result.k[worst[1]]}"
     if np.all(z > t) and resolution <= effect_size:
         outcome = CONFIRMED
         reason = (f"B - A >= {z[worst]:.1f} SE > {t:.2f} at all {z.size} (point, k); "
@@ -86,9 +85,9 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
                                                                   error.ravel())]
         needed = repetitions_needed(result.n_repetitions, factors)
         reason = (f"resolution {resolution:.3g} vs effect size {effect_size:.3g}, smallest "
-                  f"z of B - A = {z[worst]:.2f} at {where}; " +
+                  f"z of B - A = {z[worst]:.2f} at {points[worst[0]]}, k = {result.k[worst[1]]}; " +
                   (f"about {needed:,} repetitions would resolve it" if needed is not None else
-                   "A is not below B there, but by less than the effect size: no budget "
+                   "somewhere A is not below B, but by less than the effect size: no budget "
                    "resolves it"))
     return Verdict(outcome, statement, resolution, effect_size, "absolute", t,
                    result.n_repetitions, needed, reason, rows)

@@ -34,7 +34,8 @@ OUTCOMES = (CONFIRMED, CONTRADICTED, INCONCLUSIVE)
 
 
 def threshold(n_repetitions: int) -> float:
-    """The |z| above which a departure measured from ``n_repetitions`` repetitions is significant."""
+    """The |z| above which a departure measured from ``n_repetitions`` repetitions is
+    significant."""
     return float(t_threshold(n_repetitions - 1))
 
 
