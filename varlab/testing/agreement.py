@@ -145,6 +145,8 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
 def assert_agreement(model, theory, **arguments) -> Verdict:
     """``check_agreement``, raising AssertionError with the per-point table unless confirmed.
 
+    Examples
+    --------
     >>> from varlab.theory import rff
     >>> assert_agreement("rff", rff.mean, statistic="mean", k=[10], n_repetitions=200,
     ...                  random_state=0, tolerance=0.01, rho=0.5, gamma=1.0)

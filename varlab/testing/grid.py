@@ -1,8 +1,5 @@
 """Grids of parameter points: broadcast (as ``mc.simulate`` does) or a Cartesian product.
 
->>> grid = product_grid(rho=[0.0, 0.5, 0.9], gamma=[1.0, 2.0])
->>> grid["rho"].shape, grid["gamma"].shape
-((3, 1), (1, 2))
 >>> broadcast_shape({"rho": [0.0, 0.5, 0.9], "gamma": [1.0, 2.0]})
 Traceback (most recent call last):
 ...
@@ -17,14 +14,21 @@ __all__ = ["product_grid", "broadcast_shape"]
 
 def product_grid(**axes) -> dict:
     """Every combination of the axes' values: {name: array} shaped so that they broadcast to the
-    grid of shape (len(axis_1), len(axis_2), ...) (an open mesh, like ``numpy.ix_``); a scalar
-    axis is one value."""
-    shapes = [np.shape(np.atleast_1d(values)) for values in axes.values()]
-    if any(len(shape) != 1 for shape in shapes):
+    grid of shape (len(axis_1), len(axis_2), ...) (an open mesh); a scalar
+    axis is one value.
+
+    Examples
+    --------
+    >>> grid = product_grid(rho=[0.0, 0.5, 0.9], gamma=[1.0, 2.0])
+    >>> grid["rho"].shape, grid["gamma"].shape
+    ((3, 1), (1, 2))
+    """
+    shapes = {name: np.shape(values) for name, values in axes.items()}
+    if any(len(shape) > 1 for shape in shapes.values()):
         raise ValueError(f"product_grid takes a scalar or a 1-d sequence per axis, got shapes "
-                         f"{dict(zip(axes, shapes))}")
-    mesh = np.ix_(*(np.atleast_1d(values) for values in axes.values()))
-    return dict(zip(axes, mesh))
+                         f"{shapes}")
+    return {name: np.reshape(values, [-1 if j == i else 1 for j in range(len(axes))])
+            for i, (name, values) in enumerate(axes.items())}
 
 
 def broadcast_shape(grid: dict) -> tuple:

@@ -96,6 +96,8 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
 def assert_ordering(model_a, model_b, **arguments) -> Verdict:
     """``check_ordering``, raising AssertionError with the per-point table unless confirmed.
 
+    Examples
+    --------
     >>> assert_ordering("rff_no_phase", "rff", statistic="variance", k=[1, 8],
     ...                 n_repetitions=20_000, random_state=0, effect_size=0.1,
     ...                 rho=0.5, gamma=1.0).outcome
