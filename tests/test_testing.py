@@ -137,6 +137,17 @@ def test_formula_theory_and_registered_model():
     assert all(row["theory"] == rff.mean(rho=row["rho"], gamma=1.0) for row in verdict.rows)
 
 
+def test_a_formula_that_declares_k_is_evaluated_on_the_k_grid():
+    from varlab.testing.agreement import theory_values
+    from varlab.theory import nrff
+
+    k = np.array([1, 10, 100])
+    values = theory_values(nrff.mse_expansion, k, {"rho": 0.5, "gamma": 2.0})
+    np.testing.assert_array_equal(values, nrff.mse_expansion(rho=0.5, gamma=2.0, k=k))
+    constant = theory_values(rff.mean, k, {"rho": 0.5, "gamma": 2.0})
+    np.testing.assert_array_equal(constant, np.full(3, rff.mean(rho=0.5, gamma=2.0)))
+
+
 def test_absolute_tolerance_and_zero_theory(user):
     zero = lambda k, rho, gamma: 0.0 * k                         # noqa: E731
     with pytest.raises(ValueError, match="relative=False"):
