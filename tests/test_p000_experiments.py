@@ -71,8 +71,8 @@ def test_gcws_prefix_is_gcws_with_fewer_samples_and_full_code_counts_collisions(
     rng = np.random.default_rng(0)
     X = rng.standard_normal((30, 6))
     seed = np.random.SeedSequence(5)
-    i_big, t_big = GCWS(n_components=64, random_state=seed).hash(X)
-    i_small, t_small = GCWS(n_components=16, random_state=seed).hash(X)
+    i_big, t_big = GCWS(n_components=64, random_state=seed).fit(X).hash(X)
+    i_small, t_small = GCWS(n_components=16, random_state=seed).fit(X).hash(X)
     np.testing.assert_array_equal(i_big[:, :16], i_small)
     np.testing.assert_array_equal(t_big[:, :16], t_small)
     Z = hashing.full_code(i_big, t_big)
@@ -190,7 +190,8 @@ def test_hashing_units_carry_their_protocol_and_bbit_features_code_i_star_only()
 
 def test_dropping_columns_empty_in_training_leaves_the_fit_unchanged():
     data = svm.prepared("segment", None, 600)
-    i_star, _ = GCWS(n_components=32, random_state=3).hash(np.vstack([data.X_train, data.X_test]))
+    both = np.vstack([data.X_train, data.X_test])
+    i_star, _ = GCWS(n_components=32, random_state=3).fit(both).hash(both)
     Z = GCWS(n_components=32, b=8, zero_bit=True).code(i_star)
     n = len(data.y_train)
     used = np.unique(Z[:n].indices)
@@ -322,7 +323,8 @@ def test_scaled_hashing_units_hash_the_scaled_features_with_nrff_at_the_scaled_g
     i_star, t_star = hashing._hashes("segment", unit["train_cap"], unit["test_cap"], unit["k"], unit["repetition"],
                                      unit["random_state"], "libsvm")
     seed = hashing._seed(unit["random_state"], "gcws", "segment", unit["repetition"])
-    expected = GCWS(n_components=unit["k"], random_state=seed).hash(np.vstack([data.X_train, data.X_test]))
+    both = np.vstack([data.X_train, data.X_test])
+    expected = GCWS(n_components=unit["k"], random_state=seed).fit(both).hash(both)
     np.testing.assert_array_equal(i_star, expected[0])
     assert not np.array_equal(i_star, hashing._hashes("segment", unit["train_cap"], unit["test_cap"], unit["k"],
                                                       unit["repetition"], unit["random_state"])[0])

@@ -121,7 +121,7 @@ def test_grff_by_name_is_unbiased_on_the_sphere(sampler, orthogonality):
     for seed in range(300):
         f = GRFF(kernel="polynomial_sphere", kernel_params={"a": 3.0, "degree": 1}, n_components=8,
                  sampler=sampler, orthogonality=orthogonality, random_state=seed).fit(X)
-        estimates.append(f.left(X) @ f.right(Y).T)
+        estimates.append(f.transform(X) @ f.right(Y).T)
     estimates = np.array(estimates)
     se = estimates.std(axis=0, ddof=1) / np.sqrt(len(estimates))
     assert np.all(np.abs(estimates.mean(axis=0) - K) <= Z_MAX * se + 1.2e-6)

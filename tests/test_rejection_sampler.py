@@ -68,7 +68,7 @@ def test_gaussian_is_its_own_proposal():
 
 def test_askrff_with_rejection_draws_the_samplers_frequencies():
     X = np.random.default_rng(0).random((4, 2))
-    ask = AsKRFF("cosh_gaussian", n_components=64, sigma=1.0, beta=[1.2, 0.0], method="rejection",
+    ask = AsKRFF(64, kernel="cosh_gaussian", gamma=0.5, beta=[1.2, 0.0], method="rejection",
                  random_state=9).fit(X)
     rng = np.random.default_rng(9)
     sampler = get_sampler("rejection")

@@ -186,8 +186,8 @@ def _seed(random_state: int, *labels) -> np.random.SeedSequence:
 def _hashes(dataset, train_cap, test_cap, k, repetition, random_state, scaling=None):
     """GCWS samples 0..k-1 of train + test (sample j does not depend on k: 000 §1.3)."""
     data = svm.prepared(dataset, train_cap, test_cap, scaling)
-    gcws = GCWS(n_components=k, random_state=_seed(random_state, "gcws", dataset, repetition))
-    return gcws.hash(np.vstack([data.X_train, data.X_test]))
+    X = np.vstack([data.X_train, data.X_test])
+    return GCWS(n_components=k, random_state=_seed(random_state, "gcws", dataset, repetition)).fit(X).hash(X)
 
 
 def full_code(i_star: np.ndarray, t_star: np.ndarray) -> sp.csr_matrix:
