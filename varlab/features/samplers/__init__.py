@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _random
+from ... import _random, _validate
 from ..._registry import Registry
 from ...spectral import SpectralMeasure, _count
 from .._base import ParamsMixin
@@ -78,11 +78,15 @@ class Sampler(ParamsMixin):
         override this as a property). The Monte Carlo engine uses it to reuse prefixes.
     measure_type : type
         The measures the sampler accepts (e.g. RadialMeasure for orthogonal frequencies).
+    working_copies : int
+        How many (m, d) float64 arrays a draw holds at once: ``frequencies`` refuses up front a
+        draw whose arrays would exceed ``varlab._validate.MAX_ALLOCATION_BYTES``, naming m.
     """
 
     name: str | None = None
     prefix_granularity: int = 1
     measure_type: type = SpectralMeasure
+    working_copies: int = 1
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -102,6 +106,8 @@ class Sampler(ParamsMixin):
                             f"{self.name!r}, got {measure!r}")
         m = _count(m, "m", "m")
         d = _count(d, "d", "dimension")
+        _validate.check_allocation("m", m * d * self.working_copies,
+                                   what=f"{self.working_copies} (m, d) = ({m}, {d}) arrays of frequencies")
         rng = _random.generator(random_state)
         w = np.asarray(self._frequencies(measure, m, d, rng))
         if w.shape != (m, d) or w.dtype != np.float64:  # a subclass bug, not a user error
