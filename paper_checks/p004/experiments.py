@@ -95,8 +95,9 @@ class Kernel:
 def _delta_variance(method, d, r, s):
     if method == "GRFF":
         return signed_theory.grff_variance(distance=r, k=s)
-    formula = signed_theory.gorf_variance_mutual if method == "GORF" else signed_theory.gorf_variance
-    return formula(dimension=d, distance=r, k=s)
+    if method == "GORF":
+        return signed_theory.gorf_variance_mutual(mutual_dimension=d, distance=r, k=s)
+    return signed_theory.gorf_variance(dimension=d, distance=r, k=s)
 
 
 _DELTA = DeltaGaussian()
