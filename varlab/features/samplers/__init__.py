@@ -79,8 +79,9 @@ class Sampler(ParamsMixin):
     measure_type : type
         The measures the sampler accepts (e.g. RadialMeasure for orthogonal frequencies).
     working_copies : int
-        How many (m, d) float64 arrays a draw holds at once: ``frequencies`` refuses up front a
-        draw whose arrays would exceed ``varlab._validate.MAX_ALLOCATION_BYTES``, naming m.
+        How many (m, d) float64 arrays a draw holds at once (``elements``): ``frequencies``
+        refuses up front a draw past ``varlab._validate.MAX_ALLOCATION_BYTES``, naming m
+        (``_check_size``; the orthogonal samplers count their blocks and keep their own limit).
     """
 
     name: str | None = None
@@ -106,8 +107,7 @@ class Sampler(ParamsMixin):
                             f"{self.name!r}, got {measure!r}")
         m = _count(m, "m", "m")
         d = _count(d, "d", "dimension")
-        _validate.check_allocation("m", m * d * self.working_copies,
-                                   what=f"{self.working_copies} (m, d) = ({m}, {d}) arrays of frequencies")
+        self._check_size(m, d)
         rng = _random.generator(random_state)
         w = np.asarray(self._frequencies(measure, m, d, rng))
         if w.shape != (m, d) or w.dtype != np.float64:  # a subclass bug, not a user error
@@ -117,6 +117,15 @@ class Sampler(ParamsMixin):
 
     def _frequencies(self, measure, m: int, d: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
+
+    def elements(self, m: int, d: int) -> int:
+        """How many float64 numbers a draw of m frequencies in R^d holds at once."""
+        return self.working_copies * m * d
+
+    def _check_size(self, m: int, d: int) -> None:
+        """Refuse up front a draw past ``varlab._validate.MAX_ALLOCATION_BYTES``, naming m."""
+        _validate.check_allocation("m", self.elements(m, d),
+                                   what=f"{self.working_copies} (m, d) = ({m}, {d}) arrays of frequencies")
 
     def __eq__(self, other):
         return type(other) is type(self) and other.get_params() == self.get_params()
