@@ -133,6 +133,15 @@ def test_gcws_exact_moments_at_huge_k_are_fast_and_match_theorem_4():
                                rtol=1e-13)
 
 
+@pytest.mark.parametrize("name, point", [
+    ("signed.gorf_variance", dict(dimension=20, distance=1e6, k=1)),
+    ("polynomial.radial_density_sphere", dict(dimension=1, degree=10 ** 6, a=3.35, frequency=3.35)),
+    ("orthogonal.pair_covariance", dict(dimension=10 ** 12, distance=np.array([0.0, 1.0, 30.0, 1e3, 1e150]))),
+])
+def test_reported_slow_points_return_within_a_second(name, point):
+    assert np.all(np.isfinite(_timed(lambda: theory.formulas()[name](**point))))
+
+
 def test_gcws_strided_sum_equals_the_full_sum(monkeypatch):
     """At k = 1e8 (binomial sd up to 5000) the strided sum agrees with every term summed."""
     from varlab.theory import gcws
