@@ -133,6 +133,15 @@ def test_gcws_exact_moments_at_huge_k_are_fast_and_match_theorem_4():
                                rtol=1e-13)
 
 
+@pytest.mark.parametrize("name, point", [
+    ("signed.gorf_variance", dict(dimension=20, distance=1e6, k=1)),
+    ("polynomial.radial_density_sphere", dict(dimension=1, degree=10 ** 6, a=3.35, frequency=3.35)),
+    ("orthogonal.pair_covariance", dict(dimension=10 ** 12, distance=np.array([0.0, 1.0, 30.0, 1e3, 1e150]))),
+])
+def test_reported_slow_points_return_within_a_second(name, point):
+    assert np.all(np.isfinite(_timed(lambda: theory.formulas()[name](**point))))
+
+
 def test_gcws_strided_sum_equals_the_full_sum(monkeypatch):
     """At k = 1e8 (binomial sd up to 5000) the strided sum agrees with every term summed."""
     from varlab.theory import gcws
@@ -264,3 +273,36 @@ def test_an_unreachable_dask_scheduler_is_a_quick_varlab_error():
         mc.simulate("rff", k=[1], rho=0.5, gamma=1.0, n_repetitions=10, random_state=0, backend="dask",
                     scheduler="tcp://127.0.0.1:9")
     assert time.perf_counter() - start < 15.0
+
+
+# --- defect 7 (formulas and samplers): up-front size errors ------------------------------------------
+
+def test_check_allocation_names_the_parameter_and_the_size():
+    from varlab._validate import MAX_ALLOCATION_BYTES, check_allocation
+
+    assert check_allocation("m", 1000, itemsize=8) == 8000
+    assert check_allocation("m", MAX_ALLOCATION_BYTES // 8) == MAX_ALLOCATION_BYTES
+    with pytest.raises(ValueError, match=r"m is too large: .* would need 536870913 elements \(4 GiB\)"):
+        check_allocation("m", MAX_ALLOCATION_BYTES // 8 + 1)
+    with pytest.raises(ValueError, match="k is too large"):
+        check_allocation("k", 2 ** 70, itemsize=1, limit=2 ** 40)
+
+
+def test_moment_matching_refuses_a_huge_draw_up_front():
+    from varlab import spectral
+    from varlab.features.samplers import get_sampler
+
+    with pytest.raises(ValueError, match=r"m is too large: 4 \(m, d\) = \(100000, 3000\) arrays .*\(8.94 GiB\)"):
+        _timed(lambda: get_sampler("moment_matching").frequencies(spectral.Gaussian(1.0), 10 ** 5, 3000,
+                                                                  random_state=0), bound=1.0)
+    with pytest.raises(ValueError, match=r"m is too large: 1 \(m, d\)"):
+        get_sampler("iid").frequencies(spectral.Gaussian(1.0), 10 ** 9, 10, random_state=0)
+
+
+def test_gcws_exact_moments_at_2_to_the_50_are_computed():
+    """k = 2^50 (which died with MemoryError): the strided sum holds a few thousand terms."""
+    from varlab.theory import gcws
+
+    mean, variance = _timed(lambda: gcws.exact_moments(0.5, 1.0, 2 ** 50))
+    assert variance * 2 ** 50 == pytest.approx(float(gcws.asymptotic_variance(rho=0.5, gamma=1.0)), rel=1e-9)
+    assert mean == pytest.approx(np.exp(-0.5), rel=1e-12)

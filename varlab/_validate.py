@@ -164,22 +164,21 @@ def choice(value, name: str, allowed):
 
 
 def check_allocation(name: str, n_elements, itemsize: int = 8, limit: int | None = None, what: str = "") -> int:
-    """Refuse up front a request whose array would hold more than ``limit`` bytes (default
+    """Refuse up front a request whose arrays would hold more than ``limit`` bytes (default
     ``MAX_ALLOCATION_BYTES``, 4 GiB): a ValueError naming the parameter ``name`` that sets the size
     and the size itself, instead of a MemoryError (or a swapping machine) later. ``n_elements`` is
     the estimated number of elements (an int, exact however large, or a float), ``itemsize`` their
-    size in bytes, ``what`` an optional description of the array. Returns the size in bytes.
+    size in bytes, ``what`` a description of the arrays. Returns the size in bytes.
 
-    >>> check_allocation("n_components", 10 ** 10 * 2)
+    >>> check_allocation("n_components", 10 ** 10 * 2, what="an (n, n_components) array")
     Traceback (most recent call last):
     ...
-    ValueError: n_components is too large: it needs an array of 20000000000 elements (149 GiB), above the limit of 4 GiB (varlab._validate.MAX_ALLOCATION_BYTES)
+    ValueError: n_components is too large: an (n, n_components) array would need 20000000000 elements (149 GiB), above the limit of 4 GiB (varlab._validate.MAX_ALLOCATION_BYTES)
     """
     limit = MAX_ALLOCATION_BYTES if limit is None else limit
     n_bytes = (int(n_elements) if float(n_elements) < 2.0 ** 63 else float(n_elements)) * int(itemsize)
     if n_bytes > limit:
-        detail = f" ({what})" if what else ""
-        raise ValueError(f"{name} is too large: it needs an array of {int(n_elements)} elements "
-                         f"({n_bytes / 2 ** 30:.3g} GiB){detail}, above the limit of {limit / 2 ** 30:.3g} GiB "
+        raise ValueError(f"{name} is too large: {what or 'the request'} would need {int(n_elements)} elements "
+                         f"({n_bytes / 2 ** 30:.3g} GiB), above the limit of {limit / 2 ** 30:.3g} GiB "
                          f"(varlab._validate.MAX_ALLOCATION_BYTES)")
     return n_bytes

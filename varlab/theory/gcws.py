@@ -44,7 +44,6 @@ import numpy as np
 import sympy
 from scipy import special, stats
 
-from .._validate import check_allocation
 from .formula import Formula, _check_dps
 from .nrff import asymptotic_variance as _nrff_asymptotic_variance
 from .parameters import parameter
@@ -306,7 +305,7 @@ variance_ratio = Formula(
 
 _TAIL_LOG = 800.0          # binomial mass left out of the sum is < 2 exp(-800) ~ 1e-347
 _BLOCK = 1 << 19           # elements per working array
-_STRIDE_SIGMA = 1024.0     # from this binomial sd on, the sum takes every m-th term (``_steps``)
+_STRIDE_SIGMA = 2048.0     # from this binomial sd on (k g (1 - g) > 4 10^6; 000's maps stop at k = 1e7), the sum takes every m-th term (``_steps``)
 
 
 def _support(k, g, gc):
@@ -362,7 +361,8 @@ def _steps(k, g, gc, gamma):
     relative error about exp(-2 pi^2 (s/m)^2) < 1e-500 for m = floor(s/8) (a trapezoid rule).
     gamma enters capped at 750 / z_hi^2, z_hi = (k - hi)/(k + hi) at the window's top: beyond it
     every h(j/k) of the window is below e^{-1500} and the moments underflow to 0 at any stride;
-    so the window has at most about 7200 terms."""
+    so a window has at most about 7200 terms (164000 unstrided, below sd 2048): no request is
+    too large for memory (the windows are processed in blocks of ``_BLOCK`` elements)."""
     sigma = np.sqrt(float(k) * g * gc)
     _, hi = _support(k, g, gc)
     z_hi = (float(k) - hi) / (float(k) + hi)
@@ -376,7 +376,6 @@ def _weights(k, g, gc, step):
     (0 < g < 1, sorted)."""
     lo, hi = _support(k, g, gc)
     width = int(np.max((hi - lo) // step)) + 1
-    check_allocation("k", width * g.size, what=f"k = {k}: binomial windows of {width} terms")
     j = lo[:, None] + step[:, None] * np.arange(width)[None, :]
     inside = j <= hi[:, None]
     j = np.minimum(j, hi[:, None])
@@ -432,11 +431,14 @@ def _interior_moments(k, g, gc, gamma):
             inside = np.isfinite(log_w)
             gam = gamma[idx, None]
             z = (kf - jf) / (kf + jf)
-            # argmax of log w - 2 gamma z^2, with z^2 - z_1^2 = (z - z_1)(z + z_1) from the exact
-            # difference (z^2 itself loses the j-dependence when gamma ~ k^2 and k ~ 2^53)
+            # argmax of log w - 2 gamma z^2; beyond gamma = 2^40 the rounding of 2 gamma z^2 (~ gamma
+            # 1e-16) can pick a wrong maximiser (and overflow a below), so there z^2 - z_1^2 =
+            # (z - z_1)(z + z_1) is taken from the exact difference
             j1, z1 = jf[:, :1], z[:, :1]
-            i0 = np.argmax(log_w - 2.0 * gam * (2.0 * kf * (j1 - jf) / ((kf + jf) * (kf + j1))) * (z + z1),
-                           axis=1)[:, None]
+            score = np.where(gam > 2.0 ** 40,
+                             -2.0 * gam * (2.0 * kf * (j1 - jf) / ((kf + jf) * (kf + j1))) * (z + z1),
+                             -2.0 * gam * z * z)
+            i0 = np.argmax(log_w + score, axis=1)[:, None]
             j0 = np.take_along_axis(jf, i0, axis=1)
             z0 = (kf - j0) / (kf + j0)
             log_w0 = np.take_along_axis(log_w, i0, axis=1)
@@ -529,7 +531,7 @@ def exact_moments(rho, gamma, k):
     and gamma <= 1e2 (tested against ``exact_moments_mp``; results below the float64 normal
     range underflow towards 0); finite, non-negative and never NaN for any valid input,
     k up to 1e6 and beyond (a 10 x 4 grid at k = 1e6 takes well under a second). From a
-    binomial sd sqrt(k g (1 - g)) of 1024 on, the sum takes every m-th term of the window, m a
+    binomial sd sqrt(k g (1 - g)) of 2048 on, the sum takes every m-th term of the window, m a
     small fraction of the summand's width (``_steps``: Poisson summation, error far below
     rounding), so any k up to 2^53 takes milliseconds.
     At rho = 1 (g = 1) and rho = -1 (g = 0) Xbar is constant: mean = exp(-gamma (1 - rho)),

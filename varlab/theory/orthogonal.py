@@ -21,6 +21,11 @@ phi_d(t) = Gamma(d/2) J_{d/2-1}(t) / (t/2)^{d/2-1} = 0F1(; d/2; -t^2/4) = E_thet
   E[phi_d(sqrt(R_1^2 + R_2^2) r)]^2 = (s-1)/s [e^{-2x} - 1F1(d; d/2; -x)^2], evaluated literally
   for every s. It differs from the derivation in sign and in squaring the second expectation; the
   Monte Carlo engine decides (paper_checks/p004).
+
+Forms used for 1F1(d; d/2; -x) (``_confluent``): scipy's hyp1f1 for d <= 1e5 (series at x < 1/2;
+0 for even d at x >= 1500 by Szego's bound), and for d > 1e5, where scipy is NaN or slow, the
+1/n series of log(1F1(d; d/2; -x) e^{2x}) (seven orders, derived by
+``orthogonal_derivation.large_dimension_series``), 0 beyond x = 400 (underflow).
 """
 from __future__ import annotations
 

@@ -39,7 +39,9 @@ U ~ Beta(d/2, d/2)).
 **Registered Formulas** (the slides' delta-Gaussian k(r) = exp(-r^2/2) - exp(-r^2/200), i.e.
 a = (1, -1), sigma = (1, 10), P = N = 1; for a_1 = -a_2 = a and sigma = (sigma_1, 10 sigma_1) multiply
 by a^2 and pass r / sigma_1): ``grff_variance`` (closed form), ``gorf_variance`` (each part
-orthogonal on its own) and ``gorf_variance_mutual`` (004's GORF, W and V mutually orthogonal).
+orthogonal on its own) and ``gorf_variance_mutual`` (004's GORF, W and V mutually orthogonal; its
+dimension is the parameter ``mutual_dimension``, declared up to 300, where the float64 forms of H0
+hold).
 For other measures, ``estimator_variance(measure, ...)`` takes the measure object: two single
 Gaussian parts with bandwidth ratio >= 3 use the forms above, other parts the tensor Gauss
 quadrature over their radial laws (``orthogonal.covariance_numeric``, about 1e-6 absolute).

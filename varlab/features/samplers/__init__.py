@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import _random
+from ... import _random, _validate
 from ..._registry import Registry
 from ...spectral import SpectralMeasure, _count
 from .._base import ParamsMixin
@@ -78,6 +78,10 @@ class Sampler(ParamsMixin):
         override this as a property). The Monte Carlo engine uses it to reuse prefixes.
     measure_type : type
         The measures the sampler accepts (e.g. RadialMeasure for orthogonal frequencies).
+    working_copies : int
+        How many (m, d) float64 arrays a draw holds at once (``elements``): ``frequencies``
+        refuses up front a draw past ``varlab._validate.MAX_ALLOCATION_BYTES``, naming m
+        (``_check_size``; the orthogonal samplers count their blocks and keep their own limit).
 
     Capabilities a sampler may offer (feature maps ask for them, never for a sampler's type):
 
@@ -97,6 +101,7 @@ class Sampler(ParamsMixin):
     measure_type: type = SpectralMeasure
     fast_product_from: int | None = None
     joint_frequencies = None
+    working_copies: int = 1
 
     def __init_subclass__(cls, name: str | None = None, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -116,6 +121,7 @@ class Sampler(ParamsMixin):
                             f"{self.name!r}, got {measure!r}")
         m = _count(m, "m", "m")
         d = _count(d, "d", "dimension")
+        self._check_size(m, d)
         rng = _random.generator(random_state)
         w = np.asarray(self._frequencies(measure, m, d, rng))
         if w.shape != (m, d) or w.dtype != np.float64:  # a subclass bug, not a user error
@@ -131,6 +137,15 @@ class Sampler(ParamsMixin):
         is set."""
         raise NotImplementedError(f"sampler {self.name!r} offers no fast structured product "
                                   "(fast_product_from is None)")
+
+    def elements(self, m: int, d: int) -> int:
+        """How many float64 numbers a draw of m frequencies in R^d holds at once."""
+        return self.working_copies * m * d
+
+    def _check_size(self, m: int, d: int) -> None:
+        """Refuse up front a draw past ``varlab._validate.MAX_ALLOCATION_BYTES``, naming m."""
+        _validate.check_allocation("m", self.elements(m, d),
+                                   what=f"{self.working_copies} (m, d) = ({m}, {d}) arrays of frequencies")
 
     def __eq__(self, other):
         return type(other) is type(self) and other.get_params() == self.get_params()

@@ -120,6 +120,7 @@ class MomentMatching(Sampler, name="moment_matching"):
     the sense that the rows are exchangeable)."""
 
     measure_type = RadialMeasure
+    working_copies = 4          # the draws, their centred and rescaled copies, the whitened result
 
     def __init__(self, root="cholesky", divisor="m-1", singular="error"):
         self.root = root

@@ -254,7 +254,6 @@ class _Blocked(Sampler):
                              f"GiB); reduce m or d")
 
     def _frequencies(self, measure, m, d, rng):
-        self._check_size(m, d)
         block = self._block(d)
         n_blocks = -(-m // block)
         directions = self._directions(rng, n_blocks, d, m)
@@ -285,7 +284,6 @@ class Orthogonal(_Blocked, name="orthogonal"):
         _validate.choice(self.orientation, "orientation", ("rows", "columns"))
         if self.orientation == "rows":
             return super()._frequencies(measure, m, d, rng)
-        self._check_size(m, d)
         n_blocks = -(-m // d)
         q = haar_orthogonal(rng, n_blocks, d)
         norms = np.asarray(measure.norm_law(d).rvs(size=n_blocks * d, random_state=rng),
