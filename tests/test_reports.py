@@ -44,7 +44,11 @@ EXPENSIVE |= {"000.tables12.gmm_beats_rbf", "000.tables12.gmm_beats_rbf_scaled",
 
 #: claims of 002-004 whose verdict at the test budget is not the committed one: the committed
 #: budget resolves what the test budget cannot. tests/test_claims.py compares them at the test
-#: budget with tests/reports; here (slow) they are regenerated at the committed budget.
+#: budget with tests/reports; here (slow) they are regenerated at the committed budget and their
+#: outcome compared: verdict and summary. Not every number: theirs pass through ill-conditioned
+#: fits (Eq. 12's constrained least squares, per-trial log-log slopes), which carry a last-bit
+#: difference of BLAS or libm between CPUs to ~1e-5 relative (measured: the committed reports'
+#: machine against an AMD EPYC: 6e-6 in 002.eq12.ns, 1.2e-5 in 002.fig2).
 BUDGET_DEPENDENT = {
     "002.eq12.ns": "60 paired trials at the test budget (300 at quick) do not resolve the Ns = 10 excess",
     "002.fig2": "4 trials at the test budget (10 at quick): the t quantile of 3 degrees of freedom "
@@ -63,9 +67,6 @@ def _cases():
     for paper in ("000", "001"):      # 002-004: tests/test_claims.py at the test budget
         if (REPORTS / paper / "report.json").exists():
             cases += [pytest.param(paper, c.id, id=c.id) for c in claims.claims(paper) if c.id not in EXPENSIVE]
-    for paper in ("002", "003"):
-        cases += [pytest.param(paper, c.id, id=c.id, marks=pytest.mark.slow)
-                  for c in claims.claims(paper) if c.id in BUDGET_DEPENDENT]
     return cases
 
 
@@ -89,11 +90,16 @@ def assert_same_summary(new: str, old: str, where: str) -> None:
         assert abs(Decimal(a) - Decimal(b)) <= unit, (where, a, b, new)
 
 
-def assert_record_matches(new: dict, record: dict, where: str) -> None:
-    """A regenerated verdict (``Verdict.to_json()``) against a report's record."""
+def assert_same_outcome(new: dict, record: dict, where: str) -> None:
+    """A regenerated verdict (``Verdict.to_json()``) has a report record's verdict and summary."""
     for key in ("id", "source", "statement", "budget", "verdict", "derived_by_varlab"):
         assert new[key] == record[key], (where, key, new[key], record[key])
     assert_same_summary(new["summary"], record["summary"], f"{where}.summary")
+
+
+def assert_record_matches(new: dict, record: dict, where: str) -> None:
+    """The outcome and every number of a regenerated verdict are the report record's."""
+    assert_same_outcome(new, record, where)
     for key in ("theory", "estimate", "standard_error", "details"):
         _assert_close(new[key], record[key], f"{where}.{key}")
 
@@ -133,6 +139,15 @@ def test_regenerated_claim_matches_the_committed_report(paper, claim_id):
     budget = Budget(**payload["budget"])
     assert_record_matches(item.run(budget).to_json(), record, claim_id)
     assert asdict(budget)["name"] == record["budget"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("claim_id", sorted(BUDGET_DEPENDENT))
+def test_budget_dependent_claim_has_the_committed_outcome_at_the_committed_budget(claim_id):
+    item = next(c for c in claims.claims() if c.id == claim_id)
+    payload = _committed(item.paper)
+    record = next(r for r in payload["claims"] if r["id"] == claim_id)
+    assert_same_outcome(item.run(Budget(**payload["budget"])).to_json(), record, claim_id)
 
 
 @pytest.mark.parametrize("new, old, same", [
