@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test reproduce bench clean fuzz
+.PHONY: test test-slow reproduce bench clean fuzz
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,12 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest tests --doctest-modules varlab
+	$(BIN)/python -m pytest tests --doctest-modules varlab -m "not slow"
+
+# the checks marked slow: heavy claims at the test budget, budget-dependent claims at the
+# committed reports' budget, budget independence at 25x the test budget
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest tests -m slow
 
 fuzz: $(STAMP)
 	VARLAB_FUZZ_PROFILE=fuzz $(BIN)/python -m pytest tests/test_fuzz_api.py

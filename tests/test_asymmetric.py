@@ -13,6 +13,7 @@ from varlab import spectral
 from varlab.features import AsKRFF
 from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses
 from varlab.spectral.asymmetric import _phase_exact
+from varlab.mc import Z_MAX
 from varlab.theory import asymmetric as theory
 
 
@@ -197,3 +198,25 @@ def test_askrff_theory_only_inside_the_declared_phase_ratio_domain():
     assert not far.theory and np.isfinite(far.mean).all()
     near = mc.simulate("askrff", k=[1], n_repetitions=10, random_state=0, dimension=2, distance=1.0)
     assert set(near.theory) == {"variance", "mse"}
+
+
+@pytest.mark.parametrize("kernel, option", [("shift_gaussian", "shift"), ("sinh_gaussian", "beta"),
+                                            ("cosh_gaussian", "beta")])
+def test_prop6_second_moments_are_the_parts_mean_squared_frequency(kernel, option):
+    """Prop. 6's E_part |w|^2 (theory.part_second_moment) against the mean |w|^2 of each part's
+    own frequencies in d = 3, within Z_MAX SE; prop6_features' sigma_mu^2 is their sum with the
+    imaginary part twice. Counting all d coordinates (not d - 1) besides the one along c is off
+    by 1/sigma^2, tens of SE here (and moves claim 002.prop6's bound, tests/test_claims.py)."""
+    sigma, d, n = 1.3, 3, 20000
+    mu = spectral.get_measure(kernel, sigma=sigma, **{option: np.array([0.4, -0.3, 0.2])})
+    moments = {}
+    for index, part in enumerate(("real_positive", "real_negative", "imaginary_positive")):
+        moments[part] = theory.part_second_moment(kernel, part, mu.spread, sigma, d)
+        if mu.parts()[part] is None:
+            assert moments[part] == 0.0
+            continue
+        squared = np.sum(mu.rvs_part(part, n, d, random_state=index) ** 2, axis=1)
+        assert abs(squared.mean() - moments[part]) <= Z_MAX * squared.std(ddof=1) / np.sqrt(n), part
+    _, details = theory.prop6_features(kernel, mu.spread, sigma, d, 0.1, 0.1, 2.0)
+    assert details["sigma_mu2"] == pytest.approx(
+        moments["real_positive"] + moments["real_negative"] + 2 * moments["imaginary_positive"], rel=1e-12)

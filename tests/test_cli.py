@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from varlab import cli
+from varlab import cli, mc
 
 
 def test_list_shows_every_registry(capsys):
@@ -35,14 +35,33 @@ def test_check_writes_reports(tmp_path):
     assert {claim["id"] for claim in payload["claims"]} == {"001.eq11", "001.fig1"}
 
 
-def test_simulate_prints_a_table_with_theory(capsys):
-    assert cli.main(["simulate", "rff", "--rho", "0.5", "0.9", "--gamma", "1", "--k", "1", "10",
+#: the table's columns after the grid's and their printed significant digits
+TABLE_COLUMNS = [("k", None), ("mean", 6), ("se_mean", 6), ("bias", 6), ("variance", 6),
+                 ("se_variance", 6), ("theory_variance", 6), ("mse", 6), ("se_mse", 3), ("theory_mse", 6)]
+
+
+@pytest.mark.parametrize("model", ["rff", "nrff"])
+def test_simulate_prints_a_table_with_theory(capsys, model):
+    """Every cell of the table is its record's value (mc.simulate with the command's seed 0) to the
+    printed digits, so a value in the wrong column fails."""
+    assert cli.main(["simulate", model, "--rho", "0.5", "0.9", "--gamma", "1", "--k", "1", "10",
                      "--repetitions", "200"]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("model rff: 200 repetitions")
+    assert out[0].startswith(f"model {model}: 200 repetitions")
     header = out[1].split()
     assert header[:3] == ["rho", "gamma", "k"] and "theory" in header and "MSE" in header
     assert len(out) == 2 + 4
+    records = mc.simulate(model, rho=[0.5, 0.9], gamma=1.0, k=[1, 10], n_repetitions=200,
+                          random_state=0, progress=False).records()
+    for line, record in zip(out[2:], records):
+        cells = line.split()
+        assert len(cells) == 2 + len(TABLE_COLUMNS)
+        assert (float(cells[0]), float(cells[1])) == (record["rho"], record["gamma"])
+        for cell, (name, digits) in zip(cells[2:], TABLE_COLUMNS):
+            if digits is None:
+                assert int(cell) == record[name]
+            else:
+                assert float(cell) == pytest.approx(record[name], rel=10.0 ** (1 - digits)), (name, line)
 
 
 def test_simulate_json_and_model_options(capsys):

@@ -1,20 +1,25 @@
 """Every registered figure builds at a tiny budget, and its theory lines are the formulas of
 varlab.theory: the plotted data are read back from the matplotlib axes and compared with the
 formula at the plotted abscissae, so a wrong theory line in a recipe fails here. Simulated
-curves of Fig. 2 must be the cached simulations of the claims they illustrate."""
+curves of Fig. 2 must be the cached simulations of the claims they illustrate. Papers 002-004
+build theirs at the test budget, where the claims (tests/test_claims.py) have run the same
+simulations and experiments."""
+import math
 import re
 
 import numpy as np
 import pytest
 
-from varlab import plotting
+from varlab import claims, plotting
 from varlab.claims import Budget
-from varlab.theory import gcws, nrff, rff
+from varlab.theory import asymmetric, gcws, nrff, rff
+from varlab.theory import moment_matching as mm
+from varlab.theory import polynomial, signed
 
 BUDGET = Budget("figure-test", 200)
-#: papers 002-004 build their figures from real-data experiments (minutes at any budget); their
-#: own test modules check the numbers behind them and `make reproduce` builds them
-FIGURES = [f for f in plotting.figures() if f.paper in ("000", "001")]
+#: the figure built from claim 002.table1's experiment (slow there too): `make test-slow`
+SLOW = {"002_table1"}
+FIGURES = plotting.figures()
 
 
 def _gamma(label):
@@ -30,8 +35,9 @@ def _relative_variance_of_E(E):          # GCWS: (1 - E)/E, written out independ
     return (1.0 - E) / E
 
 
-def _theory(figure_id, ax, label):
+def _theory(figure_id, ax, line):
     """The formula a theory line must follow (x -> y), or None for lines that are not theory."""
+    label = line.get_label()
     if figure_id == "000_fig1" and label.startswith("gamma"):
         return lambda x: nrff.variance_ratio(rho=x, gamma=_gamma(label))
     if figure_id == "000_fig2":
@@ -53,13 +59,91 @@ def _theory(figure_id, ax, label):
             return lambda E: rff.relative_variance_of_mean(E=E)
         if label.startswith("GCWS"):
             return _relative_variance_of_E
+    if figure_id == "002_fig1" and label.startswith("true "):
+        return _fig1_mass(ax.get_title(), label[len("true "):])
+    if figure_id == "003_mm_variance":
+        return _mm_variance_line(label)
+    if figure_id == "004_fig_variance":
+        return _variance_ratio_line(ax.get_title(), label)
+    if figure_id == "004_fig2":
+        return _fig2_theory_line(ax, line)
     return None
+
+
+def _fig1_mass(kernel, part):
+    """002 Fig. 1's exact mass: sigma = 2, r = 2 (shift) or beta = pi/2 (1-D)."""
+    vector = [2.0] if kernel == "shift_gaussian" else [0.5 * math.pi]
+    name = {"real pos": "real_positive", "real neg": "real_negative", "imaginary": "imaginary_positive"}[part]
+    mass = asymmetric.kernel_masses(kernel, asymmetric.spread_of(kernel, 2.0, vector))[name]
+    return lambda x: np.full_like(x, mass)
+
+
+def _mm_variance_line(label):
+    """003's V_MM / V_CV* (left), m x bias / k (middle) and MSE_MM / MSE_MC (right) lines."""
+    match = re.fullmatch(r"exact, s = ([0-9.]+)", label)
+    if match:
+        s = float(match.group(1))
+        return lambda m: (mm.mm_moments(s, np.round(m).astype(int), "m-1")["variance"]
+                          / mm.cv_optimal_variance(scaled_distance=s, m=np.round(m).astype(int)))
+    match = re.fullmatch(r"s = ([0-9.]+), divisor (m-1|m)", label)
+    if match:
+        s, divisor = float(match.group(1)), match.group(2)
+        return lambda m: m * mm.mm_moments(s, np.round(m).astype(int), divisor)["bias"] / mm.kernel(scaled_distance=s)
+    match = re.fullmatch(r"(complex|cosine|phase), m = (\d+)", label)
+    if match:
+        features, m = match.group(1), int(match.group(2))
+        mc = {"complex": mm.mc_variance, "cosine": mm.mc_cosine_variance, "phase": mm.mc_phase_variance}[features]
+        return lambda s: mm.mm_moments(s, m, "m-1", features)["mse"] / mc(scaled_distance=s, m=m)
+    return None
+
+
+def _variance_ratio_line(title, label):
+    """004's Var / Var(GRFF) lines: the exact variances of theory.polynomial (a = 3, m = 1,
+    varlab's shell measure) in row (a) and of theory.signed (the delta-Gaussian) in row (b)."""
+    from varlab.spectral.polynomial import PolynomialSphere
+    from varlab.spectral.signed import DeltaGaussian
+
+    match = re.fullmatch(r"(grff|gorf|gorf_separate), s = (\d+)", label)
+    if match is None:
+        return None
+    kind = {"grff": "iid", "gorf": "mutual", "gorf_separate": "separate"}[match.group(1)]
+    s, d = int(match.group(2)), int(re.search(r"d = (\d+)", title).group(1))
+    if title.startswith("(a) polynomial"):
+        measure = PolynomialSphere(3.0, 1, d)
+        return lambda r: (polynomial.estimator_variance(measure, d, r, float(s), kind)[:, 0]
+                          / polynomial.estimator_variance(measure, d, r, float(s), "iid")[:, 0])
+    variance = np.vectorize(lambda r, kind: float(signed.estimator_variance(DeltaGaussian(), d, r, s, kind)))
+    return lambda r: variance(r, kind) / variance(r, "iid")
+
+
+def _fig2_theory_line(ax, line):
+    """004 Fig. 2's theory lines (solid, unmarked, one colour per method): the square root of the
+    expected squared error from varlab's exact variances on the panel's rows at each s
+    (``approximation.theory_errors``, cached: about a second per point; claim 004.fig2.theory
+    confirms it against the trials)."""
+    from paper_checks.p004 import approximation as A
+
+    if line.get_linestyle() != "-" or line.get_marker() not in (None, "None", ""):
+        return None
+    method = {"C0": "GRFF", "C1": "GORF", "C2": "GORF-separate", "C3": "RM"}[line.get_color()]
+    name, kernel = next((n, k) for n in A.DATASETS for k in A.KERNELS
+                        if ax.get_title().startswith(f"{n} ") and ax.get_title().endswith(A.LABELS[k]))
+    budget = claims.budget("test")
+    d = A.E.table2_rows(name, A.settings(budget.name)["n"], budget.random_state).shape[1]
+    s_values = A.E.sizes(d, A.FACTORS)
+    expected = dict(zip(s_values, A.theory_errors(budget.name, budget.random_state, kernel, name)[method]))
+    return lambda s: np.sqrt([expected[int(v)] for v in s])
 
 
 #: theory lines each figure must show (so that dropping one is caught too)
 EXPECTED_THEORY_LINES = {"000_fig1": 6, "000_fig2": 18, "000_fig3": 3, "000_fig4": 8, "001_fig1": 7,
                          "000_fig10": 0, "000_fig16": 0, "000_accuracy_vs_k": 0,
-                         "000_accuracy_vs_k_scaled": 0}   # real-data figures: no theory line
+                         "000_accuracy_vs_k_scaled": 0,   # real-data figures: no theory line
+                         "002_fig1": 9, "002_fig2": 0, "002_table1": 0,
+                         "003_fig1": 0, "003_fig2": 0, "003_fig3": 0, "003_table1": 0, "003_mm_variance": 15,
+                         "004_fig_variance": 36, "004_table2": 0, "004_table34": 0, "004_fig2": 14}
+#: papers 002-004 build at the test budget, whose simulations and experiments the claims have run
+BUDGETS = {"002": claims.budget("test"), "003": claims.budget("test"), "004": claims.budget("test")}
 
 
 def test_every_registered_figure_has_a_theory_check():
@@ -71,14 +155,15 @@ def test_every_registered_figure_has_a_theory_check():
         plotting.get_figure("999_fig1")
 
 
-@pytest.mark.parametrize("item", FIGURES, ids=[f.id for f in FIGURES])
+@pytest.mark.parametrize("item", [pytest.param(f, id=f.id, marks=[pytest.mark.slow] if f.id in SLOW else [])
+                                  for f in FIGURES])
 def test_figure_theory_lines_follow_the_formulas(item):
-    fig = item.build(BUDGET)
+    fig = item.build(BUDGETS.get(item.paper, BUDGET))
     try:
         checked = 0
         for ax in fig.axes:
             for line in ax.get_lines():
-                formula = _theory(item.id, ax, line.get_label())
+                formula = _theory(item.id, ax, line)
                 if formula is None:
                     continue
                 x, y = (np.asarray(v, dtype=float) for v in line.get_data())
