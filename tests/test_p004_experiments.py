@@ -89,6 +89,8 @@ def test_regression_split_and_ridge():
     assert 40 < rmse < 80                                     # linear ridge on diabetes: about 55
 
 
+@pytest.mark.slow   # 25 s; make test covers the same in test_claims (every 004 claim at the test
+#                    budget against its report) and test_figures (every 004 figure built, theory read back)
 def test_claims_and_figures_are_registered_and_run_at_a_tiny_budget(monkeypatch):
     ids = {c.id for c in claims.claims("004")}
     assert {"004.table2", "004.table2.theory", "004.table34"} <= ids
