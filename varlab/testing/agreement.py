@@ -23,9 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _validate
-from ..mc.stats import z_score
 from ..theory.formula import Formula
-from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, repetitions_needed, threshold
+from .decision import decide_agreement
+from .outcomes import CONFIRMED, threshold
 from .simulation import model_label, simulate_statistic
 from .verdict import Verdict
 
@@ -99,47 +99,19 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
                                               random_state=random_state, product=product, grid=grid)
     points = [result.point(p) for p in range(result.n_points)]
     expected = np.stack([theory_values(theory, result.k, point) for point in points])
-    if relative and np.any(expected == 0):
-        raise ValueError("relative=True needs a nonzero theory at every point; pass relative=False "
-                         "and an absolute tolerance")
-    scale = np.abs(expected) if relative else np.ones_like(expected)
-    departure, error = (estimate - expected) / scale, se / scale
-    z = z_score(estimate, expected, se)
-    beyond = z_score(np.abs(departure), tolerance, error)
     t = threshold(result.n_repetitions)
-    resolution = float(t * error.max())
+    labels = [f"{point}, k = {kk}" for point in points for kk in result.k]
+    decision = decide_agreement(estimate=estimate, reference=expected, error=se, threshold=t,
+                                tolerance=tolerance, relative=relative, labels=labels,
+                                n_repetitions=result.n_repetitions)
+    z = decision.z.reshape(estimate.shape)
     rows = tuple({**point, "k": int(kk), "estimate": float(estimate[p, j]),
                   "SE": float(se[p, j]), "theory": float(expected[p, j]), "z": float(z[p, j])}
                  for p, point in enumerate(points) for j, kk in enumerate(result.k))
-    worst = np.unravel_index(int(np.argmax(np.abs(z))), z.shape)
     units = "relative" if relative else "absolute"
     statement = (f"the {statistic} of {model_label(model)} equals {_name(theory)} "
                  f"(within {units} tolerance {tolerance:g})")
-    needed = None
-    if np.all(np.abs(z) <= t) and resolution <= tolerance:
-        outcome = CONFIRMED
-        reason = (f"max |z| = {abs(z[worst]):.2f} <= {t:.2f} at all {z.size} (point, k); "
-                  f"resolution {resolution:.3g} <= tolerance {tolerance:.3g}")
-    elif np.any(beyond > t):
-        outcome = CONTRADICTED
-        worst = np.unravel_index(int(np.argmax(beyond)), z.shape)
-        reason = (f"{units} departure {departure[worst]:+.3g} at {points[worst[0]]}, "
-                  f"k = {result.k[worst[1]]}: beyond the tolerance {tolerance:.3g} by "
-                  f"{beyond[worst]:.1f} SE (z = {z[worst]:.1f})")
-    else:
-        outcome = INCONCLUSIVE
-        significant = np.abs(z) > t
-        factors = [resolution / tolerance] + [
-            t * e / (abs(d) - tolerance) if abs(d) > tolerance else np.inf
-            for d, e in zip(departure[significant], error[significant])]
-        needed = repetitions_needed(result.n_repetitions, factors)
-        reason = (f"resolution {resolution:.3g} vs tolerance {tolerance:.3g}, max |z| = "
-                  f"{abs(z[worst]):.2f} at {points[worst[0]]}, k = {result.k[worst[1]]}; " +
-                  (f"about {needed:,} repetitions would resolve it" if needed is not None else
-                   "a significant departure smaller than the tolerance: no budget resolves it "
-                   "(is the tolerance what the statement means?)"))
-    return Verdict(outcome, statement, resolution, tolerance, units, t,
-                   result.n_repetitions, needed, reason, rows)
+    return Verdict.from_decision(decision, statement, tolerance, units, t, result, rows)
 
 
 def assert_agreement(model, theory, **arguments) -> Verdict:

@@ -14,21 +14,12 @@ from __future__ import annotations
 import numpy as np
 
 from .. import _random, _validate
-from ..mc.stats import z_score
-from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, repetitions_needed, threshold
+from .decision import decide_ordering
+from .outcomes import CONFIRMED, threshold
 from .simulation import model_label, simulate_statistic
 from .verdict import Verdict
 
 __all__ = ["check_ordering", "assert_ordering"]
-
-
-def _factor(z, difference, error, t, effect_size) -> float:
-    """How much smaller the SE must get for this (point, k) to be decided (inf: never)."""
-    if difference > 0:
-        return t / z if z <= t else 1.0
-    if -difference > effect_size:
-        return t * error / (-difference - effect_size)
-    return np.inf
 
 
 def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
@@ -55,42 +46,19 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
     result, a, se_a = simulate_statistic(model_a, statistic, random_state=seed_a, **common)
     _, b, se_b = simulate_statistic(model_b, statistic, random_state=seed_b, **common)
     points = [result.point(p) for p in range(result.n_points)]
-    difference, error = b - a, np.sqrt(se_a ** 2 + se_b ** 2)
-    z = z_score(b, a, error)
-    beyond = z_score(-difference, effect_size, error)
+    error = np.sqrt(se_a ** 2 + se_b ** 2)
     t = threshold(result.n_repetitions)
-    resolution = float(t * error.max())
+    labels = [f"{point}, k = {kk}" for point in points for kk in result.k]
+    decision = decide_ordering(lower=a, upper=b, error=error, threshold=t, effect_size=effect_size,
+                               labels=labels, n_repetitions=result.n_repetitions)
+    z = decision.z.reshape(a.shape)
     rows = tuple({**point, "k": int(kk), "A": float(a[p, j]), "SE A": float(se_a[p, j]),
                   "B": float(b[p, j]), "SE B": float(se_b[p, j]),
-                  "B - A": float(difference[p, j]), "z": float(z[p, j])}
+                  "B - A": float(b[p, j] - a[p, j]), "z": float(z[p, j])}
                  for p, point in enumerate(points) for j, kk in enumerate(result.k))
     statement = (f"the {statistic} of A = {model_label(model_a)} is below that of "
                  f"B = {model_label(model_b)} (effect size {effect_size:g})")
-    needed = None
-    worst = np.unravel_index(int(np.argmin(z)), z.shape)
-    if np.all(z > t) and resolution <= effect_size:
-        outcome = CONFIRMED
-        reason = (f"B - A >= {z[worst]:.1f} SE > {t:.2f} at all {z.size} (point, k); "
-                  f"resolution {resolution:.3g} <= effect size {effect_size:.3g}")
-    elif np.any(beyond > t):
-        outcome = CONTRADICTED
-        worst = np.unravel_index(int(np.argmax(beyond)), z.shape)
-        reason = (f"A - B = {-difference[worst]:+.3g} at {points[worst[0]]}, k = "
-                  f"{result.k[worst[1]]}: beyond the effect size {effect_size:.3g} by "
-                  f"{beyond[worst]:.1f} SE")
-    else:
-        outcome = INCONCLUSIVE
-        factors = [resolution / effect_size] + [
-            _factor(zz, d, e, t, effect_size) for zz, d, e in zip(z.ravel(), difference.ravel(),
-                                                                  error.ravel())]
-        needed = repetitions_needed(result.n_repetitions, factors)
-        reason = (f"resolution {resolution:.3g} vs effect size {effect_size:.3g}, smallest "
-                  f"z of B - A = {z[worst]:.2f} at {points[worst[0]]}, k = {result.k[worst[1]]}; " +
-                  (f"about {needed:,} repetitions would resolve it" if needed is not None else
-                   "somewhere A is not below B, but by less than the effect size: no budget "
-                   "resolves it"))
-    return Verdict(outcome, statement, resolution, effect_size, "absolute", t,
-                   result.n_repetitions, needed, reason, rows)
+    return Verdict.from_decision(decision, statement, effect_size, "absolute", t, result, rows)
 
 
 def assert_ordering(model_a, model_b, **arguments) -> Verdict:

@@ -4,28 +4,19 @@
   small as the tolerance (its resolution is at most the tolerance);
 * ``CONTRADICTED``: somewhere the departure is significantly larger than the tolerance;
 * ``INCONCLUSIVE``: neither; the budget that would resolve it follows from the standard errors'
-  1/sqrt(n) scaling (:func:`repetitions_needed`).
+  1/sqrt(n) scaling (``varlab.testing.decision``).
 
 Significance is ``varlab.mc.stats``'s: |z| above the t quantile of n_repetitions - 1 degrees of
 freedom with the two-sided tail of ``Z_MAX`` (:func:`threshold`; Z_MAX = 4.5 for large n).
 
 >>> round(threshold(100_000), 2), round(threshold(50), 2)
 (4.5, 5.04)
->>> repetitions_needed(1000, [2.0, 1.5])
-4000
->>> repetitions_needed(1000, [2.0, float("inf")]) is None
-True
 """
 from __future__ import annotations
 
-import math
-
-import numpy as np
-
 from ..mc.stats import t_threshold
 
-__all__ = ["CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES", "threshold",
-           "repetitions_needed"]
+__all__ = ["CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES", "threshold"]
 
 CONFIRMED = "confirmed"
 CONTRADICTED = "contradicted"
@@ -37,12 +28,3 @@ def threshold(n_repetitions: int) -> float:
     """The |z| above which a departure measured from ``n_repetitions`` repetitions is
     significant."""
     return float(t_threshold(n_repetitions - 1))
-
-
-def repetitions_needed(n_repetitions: int, factors) -> int | None:
-    """The repetitions at which every standard error is divided by its factor (SE ~ 1/sqrt(n)):
-    ``n max(factors)^2``; None when a factor is infinite (no budget resolves that point)."""
-    largest = float(np.max(factors))
-    if not math.isfinite(largest):
-        return None
-    return int(math.ceil(n_repetitions * max(largest, 1.0) ** 2))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 __all__ = ["Verdict", "format_table"]
 
 
@@ -30,6 +32,15 @@ class Verdict:
     n_repetitions_needed: int | None
     reason: str
     rows: tuple
+
+    @classmethod
+    def from_decision(cls, decision, statement, tolerance, units, threshold, result,
+                      rows) -> "Verdict":
+        """The Verdict of a ``decision`` over the simulation ``result`` (for its budget)."""
+        needed = (None if decision.budget_factor is None else
+                  int(np.ceil(result.n_repetitions * decision.budget_factor)))
+        return cls(decision.outcome, statement, decision.resolution, tolerance, units,
+                   float(threshold), result.n_repetitions, needed, decision.reason, rows)
 
     def table(self) -> str:
         """The per-point table as aligned text (numbers formatted, no reprs)."""

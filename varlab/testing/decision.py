@@ -1,0 +1,168 @@
+"""The three-outcome decisions, defined once: agreement with a reference and ordering of two
+quantities, from per-point departures, standard errors and significance thresholds.
+
+Both ``varlab.testing``'s checks and the paper claims (``varlab.claims``) decide through these two
+functions, so "confirmed" means the same everywhere: no significant departure *and* a resolution
+(threshold x largest standard error) no coarser than the tolerance.
+
+>>> decision = decide_agreement(estimate=[1.01, 0.98], reference=[1.0, 1.0], error=[0.01, 0.01],
+...                             threshold=4.5, tolerance=0.05)
+>>> decision.outcome, round(decision.resolution, 3)
+('confirmed', 0.045)
+>>> decide_agreement(estimate=[1.3], reference=[1.0], error=[0.01], threshold=4.5,
+...                  tolerance=0.05).outcome
+'contradicted'
+>>> decision = decide_agreement(estimate=[1.0], reference=[1.0], error=[0.04], threshold=4.5,
+...                             tolerance=0.05)
+>>> decision.outcome, round(decision.budget_factor, 2)
+('inconclusive', 12.96)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..mc.stats import z_score
+from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE
+
+__all__ = ["Decision", "decide_agreement", "decide_ordering"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """An outcome with the numbers behind it.
+
+    ``resolution``: threshold x the largest standard error (the smallest departure the check
+    could have detected); ``z``: the per-point z of the departure; ``worst``: the flat index of
+    the point the reason names; ``budget_factor``: for an inconclusive outcome, the factor by
+    which the budget must grow (standard errors ~ 1/sqrt(n)) to decide it, None if no budget
+    would; ``reason``: one line with the key number (points named by their flat index; callers
+    add the point's parameters).
+    """
+
+    outcome: str
+    resolution: float
+    z: np.ndarray
+    worst: int
+    budget_factor: float | None
+    reason: str
+
+
+def _arrays(*values):
+    arrays = [np.asarray(value, dtype=float).ravel() for value in values]
+    return np.broadcast_arrays(*arrays)
+
+
+def _budget_factor(factors) -> float | None:
+    largest = max(float(np.max(factors)), 1.0)
+    return None if not math.isfinite(largest) else largest ** 2
+
+
+def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
+                     relative: bool = False, labels=None, n_repetitions=None) -> Decision:
+    """Decide "estimate equals reference" at every point.
+
+    With d the departure (estimate - reference, divided by |reference| if ``relative``) and s its
+    standard error in the same units, and t the threshold (scalar or per point):
+
+    * confirmed: |d| <= t s everywhere and the resolution t max(s) <= ``tolerance``;
+    * contradicted: somewhere |d| - tolerance > t s (significantly beyond the tolerance);
+    * inconclusive otherwise.
+
+    ``labels`` (one string per point) name the worst point in the reason; ``n_repetitions`` (the
+    budget) turns the budget factor into repetitions there. A point with s = 0 (an exact number) decides on equality (z = 0) or is infinitely
+    significant.
+    """
+    estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
+    if relative and np.any(reference == 0):
+        raise ValueError("a relative tolerance needs a nonzero reference at every point; use an "
+                         "absolute tolerance")
+    scale = np.abs(reference) if relative else np.ones_like(reference)
+    departure, error = (estimate - reference) / scale, error / scale
+    z = z_score(estimate, reference, error * scale)
+    beyond = z_score(np.abs(departure), tolerance, error)
+    resolution = float(np.max(threshold * error))
+    units = "relative " if relative else ""
+    if np.all(np.abs(z) <= threshold) and resolution <= tolerance:
+        worst = int(np.argmax(np.abs(z) / threshold))
+        return Decision(CONFIRMED, resolution, z, worst, None,
+                        f"max |z| = {abs(z[worst]):.2f} <= {threshold[worst]:.2f} at all {z.size} "
+                        f"points{_at(labels, worst)}; resolution {resolution:.3g} <= tolerance {tolerance:.3g}")
+    if np.any(beyond > threshold):
+        worst = int(np.argmax(beyond / threshold))
+        return Decision(CONTRADICTED, resolution, z, worst, None,
+                        f"{units}departure {departure[worst]:+.3g}{_at(labels, worst)} (z = {z[worst]:.1f}): beyond the "
+                        f"tolerance {tolerance:.3g} by {beyond[worst]:.1f} SE")
+    significant = np.abs(z) > threshold
+    factors = [resolution / tolerance] + [
+        t * e / (abs(d) - tolerance) if abs(d) > tolerance else np.inf
+        for d, e, t in zip(departure[significant], error[significant], threshold[significant])]
+    factor = _budget_factor(factors)
+    worst = int(np.argmax(np.abs(z) / threshold))
+    return Decision(INCONCLUSIVE, resolution, z, worst, factor,
+                    f"resolution {resolution:.3g} vs tolerance {tolerance:.3g}, max |z| = "
+                    f"{abs(z[worst]):.2f}{_at(labels, worst)}; " + _needed(factor, n_repetitions, "a significant departure smaller "
+                                                               "than the tolerance"))
+
+
+def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
+                    strict: bool = True, labels=None, n_repetitions=None) -> Decision:
+    """Decide "lower < upper" at every point (D = upper - lower, s its standard error).
+
+    * ``strict`` (the statement "A is below B"): confirmed when D > t s everywhere (A seen below B
+      at every point) and t max(s) <= ``effect_size``;
+    * not ``strict`` (the statement "A is not above B by more than the effect size"): confirmed
+      when no D is significantly negative (D >= -t s) and t max(s) <= ``effect_size``;
+    * contradicted (both): somewhere -D - effect_size > t s (A above B by significantly more than
+      the effect size);
+    * inconclusive otherwise.
+
+    ``labels`` and ``n_repetitions`` as for :func:`decide_agreement`.
+    """
+    lower, upper, error, threshold = _arrays(lower, upper, error, threshold)
+    difference = upper - lower
+    z = z_score(upper, lower, error)
+    beyond = z_score(-difference, effect_size, error)
+    resolution = float(np.max(threshold * error))
+    seen = z > threshold if strict else z >= -threshold
+    if np.all(seen) and resolution <= effect_size:
+        worst = int(np.argmin(z / threshold))
+        return Decision(CONFIRMED, resolution, z, worst, None,
+                        f"smallest z of B - A = {z[worst]:.1f}{_at(labels, worst)} "
+                        f"{'>' if strict else '>= -'}{threshold[worst]:.2f} at all {z.size} points; "
+                        f"resolution {resolution:.3g} <= effect size {effect_size:.3g}")
+    if np.any(beyond > threshold):
+        worst = int(np.argmax(beyond / threshold))
+        return Decision(CONTRADICTED, resolution, z, worst, None,
+                        f"A - B = {-difference[worst]:+.3g}{_at(labels, worst)}: beyond the effect size "
+                        f"{effect_size:.3g} by {beyond[worst]:.1f} SE")
+    factors = [resolution / effect_size]
+    for zz, d, e, t in zip(z, difference, error, threshold):
+        if strict and d > 0:
+            factors.append(t / zz if zz <= t else 1.0)
+        elif not strict and zz >= -t:
+            continue
+        elif -d > effect_size:
+            factors.append(t * e / (-d - effect_size))
+        else:
+            factors.append(np.inf)
+    factor = _budget_factor(factors)
+    worst = int(np.argmin(z / threshold))
+    return Decision(INCONCLUSIVE, resolution, z, worst, factor,
+                    f"resolution {resolution:.3g} vs effect size {effect_size:.3g}, smallest z of "
+                    f"B - A = {z[worst]:.2f}{_at(labels, worst)}; " + _needed(factor, n_repetitions, "somewhere A is above B, but by "
+                                                                  "less than the effect size"))
+
+
+def _at(labels, index: int) -> str:
+    return "" if labels is None else f" at {labels[index]}"
+
+
+def _needed(factor, n_repetitions, why_never: str) -> str:
+    if factor is None:
+        return f"{why_never}: no budget resolves it (is the tolerance what the statement means?)"
+    if n_repetitions is None:
+        return f"about {factor:.3g}x the budget would resolve it"
+    return f"about {int(math.ceil(n_repetitions * factor)):,} repetitions would resolve it"
