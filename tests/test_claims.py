@@ -93,7 +93,7 @@ def test_papers_are_discovered_with_titles_and_unique_ids():
         assert claims.paper_title(paper)
         assert claims.claims(paper)
     assert {c.paper for c in ALL_CLAIMS} == set(claims.papers())
-    assert _claim("varlab.nrff.bias").paper == "000"        # from its package, not its id
+    assert _claim("varlab.000.nrff.bias").paper == "000"        # from its package, not its id
 
 
 def test_seeds_come_from_the_claim_id():
@@ -211,7 +211,7 @@ def test_thm4_hashes_statement_does_not_claim_what_it_does_not_test():
 
 
 def test_beyond_model_summary_leads_with_what_it_tests():
-    verdict = _claim("varlab.eq22.beyond_model").run("test")
+    verdict = _claim("varlab.000.eq22.beyond_model").run("test")
     assert verdict.summary.startswith("mean GMM at D = 100000 vs varlab's limit L")
     assert "not part of this verdict" in verdict.summary
     assert "t quantile" in verdict.summary
@@ -220,7 +220,7 @@ def test_beyond_model_summary_leads_with_what_it_tests():
 def _second_order_result(budget, pairs):
     from paper_checks.p000 import rff as p000_rff
 
-    run = ClaimRun(_claim("varlab.nrff.mse_second_order"), budget)
+    run = ClaimRun(_claim("varlab.000.nrff.mse_second_order"), budget)
     rho, gamma = p000_rff.points(pairs)
     k = [p000_rff.REMAINDER_K, *p000_rff.SECOND_ORDER_K]
     return run, run.simulate("nrff", label="test_subset", k=k, rho=rho, gamma=gamma)
@@ -251,7 +251,7 @@ def test_true_claims_stay_confirmed_at_25x_the_test_budget():
 
 def test_second_order_bound_is_not_a_free_pass():
     """At the test budget the bound on the remainder is a small part of the tolerance at k = 100."""
-    verdict = _claim("varlab.nrff.mse_second_order").run("test")
+    verdict = _claim("varlab.000.nrff.mse_second_order").run("test")
     for row in verdict.details:
         if row["k"] == 100:
             assert row["remainder_bound"] < 2 * Z_MAX * row["standard_error"], row

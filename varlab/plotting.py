@@ -39,13 +39,6 @@ class Figure:
 _FIGURES: dict[str, Figure] = {}
 
 
-def _paper_of(function, figure_id: str) -> str:
-    parts = (getattr(function, "__module__", "") or "").split(".")
-    if len(parts) > 1 and parts[0] == "paper_checks" and parts[1].startswith("p"):
-        return parts[1][1:]
-    return figure_id.split("_")[0]
-
-
 def figure(figure_id: str, *, source: str, simulates: bool = True, repetitions: Callable | None = None):
     """Decorator: register the decorated ``build(budget)`` as figure ``figure_id``; ``source`` is
     the paper figure it regenerates; ``simulates`` says whether the budget matters;
@@ -57,7 +50,7 @@ def figure(figure_id: str, *, source: str, simulates: bool = True, repetitions: 
                 build.__module__, build.__qualname__):
             raise ValueError(f"figure id {figure_id!r} is declared twice ({old.build.__module__} and "
                              f"{build.__module__})")
-        _FIGURES[figure_id] = Figure(figure_id, _paper_of(build, figure_id), source, build,
+        _FIGURES[figure_id] = Figure(figure_id, figure_id.split("_")[0], source, build,
                                      bool(simulates), repetitions)
         return build
     return register
@@ -67,9 +60,8 @@ def figures(paper: str | None = None) -> list[Figure]:
     """The registered figures (of ``paper``), in declaration order (papers are discovered)."""
     from . import claims
 
-    known = claims.papers()
-    if paper is not None and paper not in known:
-        raise ValueError(f"paper must be one of {known}, got {paper!r}")
+    for key in (claims.papers() if paper is None else [paper]):
+        claims.load(key)
     return [f for f in _FIGURES.values() if paper is None or f.paper == paper]
 
 
@@ -77,7 +69,8 @@ def get_figure(figure_id: str) -> Figure:
     """The registered figure ``figure_id`` (ValueError listing the ids otherwise)."""
     from . import claims
 
-    claims.papers()
+    if figure_id.split("_")[0] in claims.papers():
+        claims.load(figure_id.split("_")[0])
     if figure_id not in _FIGURES:
         raise ValueError(f"figure must be one of {sorted(_FIGURES)}, got {figure_id!r}")
     return _FIGURES[figure_id]

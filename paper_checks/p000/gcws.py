@@ -238,7 +238,7 @@ def welch_degrees_of_freedom(se_a, df_a, se_b, df_b) -> float:
     return float((se_a ** 2 + se_b ** 2) ** 2 / (se_a ** 4 / df_a + se_b ** 4 / df_b))
 
 
-@claim("varlab.eq22.beyond_model", source="varlab (derived): limit of GMM for i.i.d. coordinates",
+@claim("varlab.000.eq22.beyond_model", source="varlab (derived): limit of GMM for i.i.d. coordinates",
        derived_by_varlab=True,
        statement="For pairs with i.i.d. coordinates (x, y) with a first moment, GMM -> L = "
                  "(E|x|+E|y|-E|x-y|)/(E|x|+E|y|+E|x-y|) as D grows (varlab's derivation); L = g(rho) "
@@ -328,7 +328,7 @@ def paper_model_bias(rho, gamma):
     return function(gcws.g_of_rho(rho=rho), gamma)
 
 
-@claim("varlab.thm4.bias", source="varlab (derived): b1 = h''(g) g (1 - g)/2; exact binomial sum",
+@claim("varlab.000.thm4.bias", source="varlab (derived): b1 = h''(g) g (1 - g)/2; exact binomial sum",
        derived_by_varlab=True,
        statement="E h(Xbar) = exp(-gamma(1 - rho)) + b1/k + O(1/k^2) with b1 = h''(g) g(1-g)/2 "
                  "(varlab; Eq. (24) states only O(1/k), and the proof's normal model of Z, which "

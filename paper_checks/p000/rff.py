@@ -13,6 +13,8 @@ from varlab.theory import nrff, rff
 
 #: (rho, gamma) points for per-sample moment checks: similarity high to negative, gamma small to large.
 MOMENT_POINTS = [(rho, gamma) for gamma in (0.5, 1.0, 5.0) for rho in (-0.5, 0.0, 0.5, 0.9, 0.99)]
+#: the same points as a declaration's grid (every combination)
+MOMENT_GRID = dict(grid=dict(rho=(-0.5, 0.0, 0.5, 0.9, 0.99), gamma=(0.5, 1.0, 5.0)), product=True)
 #: The six panels of Fig. 2: high/medium/low similarity x small/large gamma.
 FIGURE2_PANELS = ((0.99, 1.0), (0.75, 1.0), (0.0, 1.0), (0.99, 10.0), (0.9, 10.0), (0.5, 10.0))
 #: k grid of Fig. 2 and the finite-k claims: 1..1000, ~30 log-spaced values.
@@ -102,7 +104,7 @@ def constant_half(run):
                                        "(>= 1/2 analytically)")
 
 
-@claim("varlab.no_phase_variance", source=rff.no_phase_variance.source, derived_by_varlab=True,
+@claim("varlab.000.no_phase_variance", source=rff.no_phase_variance.source, derived_by_varlab=True,
        statement="Var[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = [(1 - e^{-2gamma(1-rho)})^2 + "
                  "(1 - e^{-2gamma(1+rho)})^2] / 8 (not in the papers).")
 def no_phase_variance(run):
@@ -221,7 +223,7 @@ def nrff_k_threshold(run):
 BIAS_K = (50, 100, 200)
 
 
-@claim("varlab.nrff.bias", source=nrff.bias_coefficient.source, derived_by_varlab=True,
+@claim("varlab.000.nrff.bias", source=nrff.bias_coefficient.source, derived_by_varlab=True,
        statement="E[NRFF] = e^{-gamma(1-rho)} + b1/k + O(1/k^2) (second-order delta method; not in "
                  "the paper).")
 def nrff_bias(run):
@@ -281,7 +283,7 @@ def second_order_verdict(run, result=None, pairs=FIGURE2_PANELS, expansion=nrff.
                        standard_error=se[worst], details=details)
 
 
-@claim("varlab.nrff.mse_second_order", source=nrff.mse_second_order_coefficient.source,
+@claim("varlab.000.nrff.mse_second_order", source=nrff.mse_second_order_coefficient.source,
        derived_by_varlab=True,
        statement="MSE(NRFF) = V_n/k + c2/k^2 + O(1/k^3) (fourth-order delta method; not in the "
                  "paper). varlab tests it at k = 50 and 100 with the O(1/k^3) remainder bounded "

@@ -27,7 +27,7 @@ from ..theory.formula import Formula
 from .decision import decide_agreement
 from .outcomes import CONFIRMED, threshold
 from .simulation import model_label, simulate_statistic
-from .verdict import Verdict
+from .verdict import Verdict, format_point
 
 __all__ = ["check_agreement", "assert_agreement", "theory_values"]
 
@@ -100,7 +100,7 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
     points = [result.point(p) for p in range(result.n_points)]
     expected = np.stack([theory_values(theory, result.k, point) for point in points])
     t = threshold(result.n_repetitions)
-    labels = [f"{point}, k = {kk}" for point in points for kk in result.k]
+    labels = [format_point({**point, "k": kk}) for point in points for kk in result.k]
     decision = decide_agreement(estimate=estimate, reference=expected, error=se, threshold=t,
                                 tolerance=tolerance, relative=relative, labels=labels,
                                 n_repetitions=result.n_repetitions)
@@ -125,7 +125,7 @@ def assert_agreement(model, theory, **arguments) -> Verdict:
     Traceback (most recent call last):
     ...
     AssertionError: inconclusive: the mean of rff equals rff.mean (within relative tolerance 0.01)
-    resolution 0.139 vs tolerance 0.01, max |z| = 2.48 at {'rho': 0.5, 'gamma': 1.0}, k = 10; about 38,525 repetitions would resolve it
+    resolution 0.139 vs tolerance 0.01, max |z| = 2.48 at rho = 0.5, gamma = 1, k = 10; about 38,525 repetitions would resolve it
     resolution 0.139 (relative), tolerance 0.01, threshold |z| <= 4.62, 200 repetitions
     rho  gamma   k  estimate         SE    theory         z
     0.5      1  10  0.561353  0.0182088  0.606531  -2.48111

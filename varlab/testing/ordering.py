@@ -17,7 +17,7 @@ from .. import _random, _validate
 from .decision import decide_ordering
 from .outcomes import CONFIRMED, threshold
 from .simulation import model_label, simulate_statistic
-from .verdict import Verdict
+from .verdict import Verdict, format_point
 
 __all__ = ["check_ordering", "assert_ordering"]
 
@@ -38,7 +38,7 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
     >>> verdict.outcome
     'contradicted'
     >>> print(verdict.reason)
-    A - B = +0.533 at {'rho': 0.5, 'gamma': 1.0}, k = 1: beyond the effect size 0.1 by 73.3 SE
+    A - B = +0.533 at rho = 0.5, gamma = 1, k = 1: beyond the effect size 0.1 by 73.3 SE
     """
     effect_size = float(_validate.positive(effect_size, "effect_size"))
     seed_a, seed_b = _random.spawn(random_state, 2)
@@ -48,7 +48,7 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
     points = [result.point(p) for p in range(result.n_points)]
     error = np.sqrt(se_a ** 2 + se_b ** 2)
     t = threshold(result.n_repetitions)
-    labels = [f"{point}, k = {kk}" for point in points for kk in result.k]
+    labels = [format_point({**point, "k": kk}) for point in points for kk in result.k]
     decision = decide_ordering(lower=a, upper=b, error=error, threshold=t, effect_size=effect_size,
                                labels=labels, n_repetitions=result.n_repetitions)
     z = decision.z.reshape(a.shape)

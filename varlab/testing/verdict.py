@@ -5,7 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Verdict", "format_table"]
+__all__ = ["Verdict", "format_table", "format_number", "format_point"]
 
 
 @dataclass(frozen=True)
@@ -53,20 +53,39 @@ class Verdict:
                 f"{self.table()}")
 
 
-def _format(value) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, int):
-        return str(value)
-    return f"{value:.6g}"
+def format_number(value) -> str:
+    """A number as text: integers in full, floats to 6 significant digits (numpy scalars as
+    Python's); anything else by ``str``.
+
+    >>> format_number(np.float64(0.1234567)), format_number(np.int64(3)), format_number(None)
+    ('0.123457', '3', '')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.6g}"
+    return str(value)
+
+
+def format_point(point: dict) -> str:
+    """A grid point as "name = value, ..." (numbers formatted, no reprs).
+
+    >>> format_point({"rho": np.float64(0.5), "k": 10})
+    'rho = 0.5, k = 10'
+    """
+    return ", ".join(f"{name} = {format_number(value)}" for name, value in point.items())
 
 
 def format_table(rows) -> str:
     """Rows of dicts as an aligned text table: a header of the keys, one line per row."""
     if not rows:
         return ""
-    keys = list(rows[0])
-    cells = [keys] + [[_format(row[key]) for key in keys] for row in rows]
+    keys = list(dict.fromkeys(key for row in rows for key in row))
+    cells = [keys] + [[format_number(row.get(key)) for key in keys] for row in rows]
     widths = [max(len(line[i]) for line in cells) for i in range(len(keys))]
     return "\n".join("  ".join(cell.rjust(width) for cell, width in zip(line, widths))
                      for line in cells)

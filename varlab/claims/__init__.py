@@ -1,0 +1,28 @@
+"""Claims: each paper statement as a declaration, checked against theory and simulation with
+three outcomes (confirmed, contradicted, inconclusive; ``varlab.testing.outcomes``).
+
+* declarations (``kinds``): :class:`Agreement`, :class:`Ordering`, :class:`Rate`,
+  :class:`Identity`, :class:`Paired`, and :func:`claim` for a check that needs code; shared
+  simulations are :class:`Simulation` objects;
+* a check gets a :class:`ClaimRun` (``run``): the :class:`Budget`, seeds from the claim's id,
+  cached simulations, the run's :class:`Store`, and the Verdict builders;
+* papers are found through the entry-point group ``varlab.papers`` (``registry``), a claim's
+  paper from its id;
+* :func:`check` (``runner``) runs claims, resumably, and writes the reports (``report``).
+"""
+from ..mc.stats import Z_MAX, t_threshold
+from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
+from .budget import BUDGETS, Budget, budget
+from .kinds import Agreement, Check, Claim, Identity, Ordering, Paired, Rate, Simulation, claim
+from .registry import GROUP, claims, load, paper_of, paper_title, papers
+from .report import write_report
+from .run import ClaimRun, points, seed_for, simulate_for
+from .runner import check, run_claims
+from .store import Store, store_for
+from .verdict import Verdict
+
+__all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",
+           "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Identity", "Ordering",
+           "Paired", "Rate", "Simulation", "claim", "GROUP", "claims", "load", "paper_of", "paper_title",
+           "papers", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
+           "run_claims", "Store", "store_for", "Verdict"]

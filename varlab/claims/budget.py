@@ -1,0 +1,56 @@
+"""Budgets: how much simulation a check or figure may spend, and where long work keeps its pieces."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+__all__ = ["Budget", "BUDGETS", "budget"]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much simulation a check or figure may spend.
+
+    ``store``: a directory in which long work (claims, real-data units, experiment pieces) keeps
+    what it finished (``varlab.claims.Store``), so that a killed run resumes; None keeps nothing.
+
+    >>> BUDGETS["quick"].part(4).n_repetitions
+    5000
+    """
+
+    name: str
+    n_repetitions: int
+    random_state: int = 20161122
+    n_jobs: int = 1
+    store: str | None = None
+
+    def scaled(self, factor: int) -> "Budget":
+        """The same budget with ``factor`` times the repetitions."""
+        return replace(self, n_repetitions=self.n_repetitions * int(factor))
+
+    def part(self, divisor: int, minimum: int = 50) -> "Budget":
+        """A part of the budget: n_repetitions // divisor (at least ``minimum``), named
+        "<name>/<divisor>" so that its simulations are seeded and cached apart."""
+        if divisor == 1:
+            return self
+        return replace(self, name=f"{self.name}/{divisor}",
+                       n_repetitions=max(minimum, self.n_repetitions // divisor))
+
+    def stored_in(self, directory) -> "Budget":
+        """The same budget keeping its finished pieces in ``directory``."""
+        return replace(self, store=None if directory is None else str(directory))
+
+
+BUDGETS = {
+    "test": Budget("test", 4_000),
+    "quick": Budget("quick", 20_000),
+    "full": Budget("full", 100_000),
+}
+
+
+def budget(name_or_budget) -> Budget:
+    """A Budget from its name ('test', 'quick', 'full') or a Budget."""
+    if isinstance(name_or_budget, Budget):
+        return name_or_budget
+    if name_or_budget not in BUDGETS:
+        raise ValueError(f"budget must be one of {sorted(BUDGETS)}, got {name_or_budget!r}")
+    return BUDGETS[name_or_budget]

@@ -1,0 +1,98 @@
+"""Reports a reader can scan: ``report.md`` (one line per claim, contradicted and inconclusive
+first, then one short section per claim), ``points.md`` (the per-point tables) and
+``report.json`` (every field of every Verdict)."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Sequence
+
+from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
+from ..testing.verdict import format_number
+from .budget import Budget
+from .verdict import Verdict
+
+__all__ = ["write_report", "OUTCOME_ORDER"]
+
+#: the order of the summary: what needs a reader's attention first
+OUTCOME_ORDER = (CONTRADICTED, INCONCLUSIVE, CONFIRMED)
+
+RULES = ("Outcomes: **confirmed** = no significant departure from the statement *and* a "
+         "resolution (the smallest departure the check could have detected: threshold x the "
+         "largest standard error) no coarser than the tolerance the statement cares about; "
+         "**contradicted** = a departure significantly beyond the tolerance, or an exact "
+         "computation that fails; **inconclusive** = neither (the reason says what budget would "
+         "resolve it). Significance: |z| > 4.5 for the engine's standard errors, the matching t "
+         "quantile for a standard error from few independent trials.")
+
+
+def _short(text: str, limit: int = 110) -> str:
+    text = " ".join(text.split()).replace("|", "\\|")
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
+
+
+def _words(verdict: Verdict) -> str:
+    return _short(verdict.quote) if verdict.quote else f"(varlab's own) {_short(verdict.statement)}"
+
+
+def _resolution(verdict: Verdict) -> str:
+    if verdict.method == "exact":
+        return "exact" if verdict.resolution == 0 else (
+            f"exact to {format_number(verdict.resolution)} ({verdict.units})")
+    return (f"resolution {format_number(verdict.resolution)} / tolerance "
+            f"{format_number(verdict.tolerance)} ({verdict.units})")
+
+
+def _table(rows) -> list[str]:
+    keys = list(dict.fromkeys(key for row in rows for key in row))
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    lines += ["| " + " | ".join(format_number(row.get(key)) for key in keys) + " |" for row in rows]
+    return lines
+
+
+def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: Budget) -> None:
+    """Write ``report.md``, ``points.md`` and ``report.json`` into ``directory``."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    payload = {"title": title, "budget": {key: value for key, value in asdict(budget).items()
+                                          if key != "store"},
+               "claims": [verdict.to_json() for verdict in verdicts]}
+    (directory / "report.json").write_text(json.dumps(payload, indent=1) + "\n")
+    ordered = sorted(verdicts, key=lambda v: OUTCOME_ORDER.index(v.outcome))
+    counts = ", ".join(f"{sum(v.outcome == name for v in verdicts)} {name}" for name in OUTCOMES)
+    lines = [f"# {title}", "",
+             f"Budget `{budget.name}`: {budget.n_repetitions:,} repetitions per simulated point "
+             f"(a claim that runs at a part of it, or over trials, says so), random_state "
+             f"{budget.random_state} (each claim's seed is derived from it and the claim's id).",
+             "", RULES, "", f"**{len(verdicts)} claims: {counts}.** Per-point data: "
+             f"[points.md](points.md).", "",
+             "| claim | the paper's words | outcome | reason |", "|---|---|---|---|"]
+    for v in ordered:
+        lines.append(f"| [{v.id}](#{_anchor(v.id)}) | {_words(v)} | **{v.outcome}** | "
+                     f"{_short(v.reason, 160)} ({_resolution(v)}) |")
+    lines.append("")
+    for v in ordered:
+        lines += [f"## {v.id}", "", f"*{v.source}*" + (" — varlab's own statement" if
+                                                      v.derived_by_varlab else ""), ""]
+        if v.quote:
+            lines += [f"> {v.quote}", ""]
+        lines += [f"**Tested:** {v.statement}", ""]
+        if v.note:
+            lines += [f"**Note:** {v.note}", ""]
+        factor = ("" if v.budget_factor is None else
+                  f" About {format_number(v.budget_factor)}x this budget would resolve it.")
+        lines += [f"**Outcome: {v.outcome}** ({v.method}; {_resolution(v)}). {v.reason}{factor}",
+                  ""]
+    (directory / "report.md").write_text("\n".join(lines) + "\n")
+    detail = [f"# {title}: per-point data", "", f"Budget `{budget.name}`. One table per claim "
+              f"(the claim's outcome and reason are in [report.md](report.md)).", ""]
+    for v in verdicts:
+        if v.rows:
+            detail += [f"## {v.id}", ""] + _table(v.rows) + [""]
+    (directory / "points.md").write_text("\n".join(detail) + "\n")
+
+
+def _anchor(claim_id: str) -> str:
+    """GitHub's heading anchor of a claim id (dots dropped, lower case)."""
+    return "".join(ch for ch in claim_id.lower() if ch.isalnum() or ch in "-_ ").replace(" ", "-")

@@ -1,0 +1,175 @@
+"""What a check gets: the budget, seeds derived from the claim's id, cached simulations, the
+run's stores, and the builders of its Verdict (agreement, ordering, exact, combined), which
+decide through ``varlab.testing.decision`` (the three outcomes, defined once)."""
+from __future__ import annotations
+
+import json
+from typing import Sequence
+
+import numpy as np
+
+from .. import _random
+from ..mc.stats import Z_MAX, t_threshold
+from ..testing.decision import decide_agreement, decide_ordering
+from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE
+from ..testing.verdict import format_point
+from .budget import Budget
+from .store import store_for
+from .verdict import Verdict
+
+__all__ = ["ClaimRun", "simulate_for", "seed_for", "points"]
+
+_SIMULATIONS: dict = {}
+
+
+def seed_for(claim_id: str, budget: Budget, label: str = "") -> np.random.SeedSequence:
+    """A SeedSequence from the budget's random_state, the claim's id and ``label`` (stable hashes
+    of the strings; no hand-picked salts)."""
+    return np.random.SeedSequence([budget.random_state, _random.stable_hash(claim_id),
+                                   _random.stable_hash(label)])
+
+
+def simulate_for(claim_id: str, budget: Budget, model, *, label: str = "",
+                 repetition_factor: int = 1, **arguments):
+    """``mc.simulate`` of ``model`` at ``budget`` (x ``repetition_factor``), seeded by
+    ``seed_for(claim_id, budget, label)``; cached in-process, so that claims and figures that
+    ask for the same simulation share it."""
+    from .. import mc
+
+    key = (claim_id, budget.name, budget.n_repetitions, budget.random_state, label,
+           repetition_factor, model,
+           json.dumps({name: np.asarray(value).tolist() for name, value in arguments.items()},
+                      sort_keys=True))
+    if key not in _SIMULATIONS:
+        _SIMULATIONS[key] = mc.simulate(model, n_repetitions=budget.n_repetitions * repetition_factor,
+                                        random_state=seed_for(claim_id, budget, label),
+                                        n_jobs=budget.n_jobs, **arguments)
+    return _SIMULATIONS[key]
+
+
+def points(result, k=None) -> list[dict]:
+    """One dict per (point, k) of a SimulationResult, in the engine's (point, k) order: the
+    point's declared parameters and k (``k``: the k values, default the result's)."""
+    k = result.k if k is None else k
+    return [{**result.point(p), "k": int(kk)} for p in range(result.n_points) for kk in k]
+
+
+class ClaimRun:
+    """What a check gets (see the module docstring)."""
+
+    def __init__(self, claim, budget: Budget):
+        self.claim = claim
+        self.budget = budget
+
+    def seed(self, label: str = "") -> np.random.SeedSequence:
+        """The claim's SeedSequence for ``label`` (see :func:`seed_for`)."""
+        return seed_for(self.claim.id, self.budget, label)
+
+    def part(self, divisor: int) -> Budget:
+        """A part of the run's budget (``Budget.part``)."""
+        return self.budget.part(divisor)
+
+    def simulate(self, model, *, label: str = "", share: int = 1, repetition_factor: int = 1,
+                 **arguments):
+        """``simulate_for`` of this claim at its budget (divided by ``share``)."""
+        return simulate_for(self.claim.id, self.part(share), model, label=label,
+                            repetition_factor=repetition_factor, **arguments)
+
+    def store(self, name: str):
+        """The run's resumable store ``name`` (``varlab.claims.store_for``)."""
+        return store_for(self.budget, name)
+
+    # --- verdict builders ---------------------------------------------------------------------
+
+    def verdict(self, outcome: str, reason: str, *, method: str, resolution: float,
+                tolerance: float, units: str, rows: Sequence[dict] = (),
+                budget_factor: float | None = None) -> Verdict:
+        """A Verdict of this claim, its words taken from the declaration."""
+        c = self.claim
+        return Verdict(c.id, c.source, c.quote, c.statement, outcome, method, float(resolution),
+                       float(tolerance), units, reason, self.budget.name, c.note, budget_factor,
+                       c.derived_by_varlab, [dict(row) for row in rows])
+
+    def agreement(self, *, theory, estimate, standard_error, parameters: Sequence[dict],
+                  quantity: str, tolerance: float, relative: bool = False,
+                  degrees_of_freedom=None) -> Verdict:
+        """"estimate equals theory" at every point, decided by ``decide_agreement``: threshold
+        ``Z_MAX`` (or the t quantile of ``degrees_of_freedom`` per point, for an SE from few
+        independent units); ``tolerance`` relative to |theory| if ``relative``, else in the
+        quantity's units."""
+        theory, estimate, standard_error = (np.asarray(a, dtype=float).ravel()
+                                            for a in (theory, estimate, standard_error))
+        if not theory.size == estimate.size == standard_error.size == len(parameters):
+            raise ValueError("theory, estimate, standard_error and parameters must have one entry "
+                             "per point")
+        threshold = self._threshold(degrees_of_freedom, theory.size)
+        decision = decide_agreement(estimate=estimate, reference=theory, error=standard_error,
+                                    threshold=threshold, tolerance=tolerance, relative=relative,
+                                    labels=[format_point(p) for p in parameters])
+        rows = [dict(point, theory=t, estimate=e, SE=s, z=z) for point, t, e, s, z in
+                zip(parameters, theory, estimate, standard_error, decision.z)]
+        return self.verdict(decision.outcome, f"{quantity}: {decision.reason}",
+                            method="simulation" if degrees_of_freedom is None else "trials",
+                            resolution=decision.resolution, tolerance=tolerance,
+                            units="relative" if relative else "absolute", rows=rows,
+                            budget_factor=decision.budget_factor)
+
+    def ordering(self, *, lower, upper, standard_error, parameters: Sequence[dict],
+                 quantity: str, effect_size: float, strict: bool = True,
+                 degrees_of_freedom=None, names=("A", "B")) -> Verdict:
+        """"lower < upper" at every point (``standard_error``: that of upper - lower), decided by
+        ``decide_ordering`` with ``effect_size`` in the quantity's units."""
+        lower, upper, standard_error = (np.asarray(a, dtype=float).ravel()
+                                        for a in (lower, upper, standard_error))
+        if not lower.size == upper.size == standard_error.size == len(parameters):
+            raise ValueError("lower, upper, standard_error and parameters must have one entry per "
+                             "point")
+        threshold = self._threshold(degrees_of_freedom, lower.size)
+        decision = decide_ordering(lower=lower, upper=upper, error=standard_error,
+                                   threshold=threshold, effect_size=effect_size, strict=strict,
+                                   labels=[format_point(p) for p in parameters])
+        a, b = names
+        rows = [{**point, a: lo, b: up, f"{b} - {a}": up - lo, "SE": s, "z": z} for
+                point, lo, up, s, z in zip(parameters, lower, upper, standard_error, decision.z)]
+        reason = decision.reason.replace("B - A", f"{b} - {a}").replace("A - B", f"{a} - {b}")
+        return self.verdict(decision.outcome, f"{quantity} (A = {a}, B = {b}): {reason}",
+                            method="simulation" if degrees_of_freedom is None else "trials",
+                            resolution=decision.resolution, tolerance=effect_size,
+                            units="absolute", rows=rows, budget_factor=decision.budget_factor)
+
+    def exact(self, holds: bool, reason: str, *, rows: Sequence[dict] = (),
+              tolerance: float = 0.0, error: float = 0.0, units: str = "exact") -> Verdict:
+        """The outcome of an exact computation (symbolic, exact numbers, or floating point with
+        a bound ``error`` <= ``tolerance``): confirmed if ``holds``, else contradicted; its
+        resolution is the computation's error bound."""
+        if error > tolerance:
+            raise ValueError(f"an exact check needs its error bound {error:g} <= its tolerance "
+                             f"{tolerance:g}")
+        return self.verdict(CONFIRMED if holds else CONTRADICTED, reason, method="exact",
+                            resolution=error, tolerance=tolerance, units=units, rows=rows)
+
+    def combined(self, parts: Sequence[Verdict], reason_prefix: str = "") -> Verdict:
+        """One Verdict of several checks that the statement joins with "and": contradicted if
+        one is, else inconclusive if one is, else confirmed; the resolution and tolerance are
+        those of the part with the largest resolution / tolerance; rows concatenated."""
+        order = {CONTRADICTED: 0, INCONCLUSIVE: 1, CONFIRMED: 2}
+        outcome = min((part.outcome for part in parts), key=order.get)
+        units = {part.units for part in parts}
+        tightest = max(parts, key=lambda part: part.resolution / part.tolerance
+                       if part.tolerance > 0 else (np.inf if part.resolution > 0 else 0.0))
+        factors = [part.budget_factor for part in parts if part.outcome == INCONCLUSIVE]
+        factor = (None if outcome != INCONCLUSIVE or None in factors else max(factors))
+        reason = reason_prefix + " | ".join(part.reason for part in parts)
+        rows = [row for part in parts for row in part.rows]
+        return self.verdict(outcome, reason,
+                            method="exact" if all(p.method == "exact" for p in parts) else
+                            "trials" if any(p.method == "trials" for p in parts) else "simulation",
+                            resolution=tightest.resolution, tolerance=tightest.tolerance,
+                            units=units.pop() if len(units) == 1 else tightest.units, rows=rows,
+                            budget_factor=factor)
+
+    @staticmethod
+    def _threshold(degrees_of_freedom, size: int) -> np.ndarray:
+        if degrees_of_freedom is None:
+            return np.full(size, Z_MAX)
+        return np.broadcast_to(t_threshold(degrees_of_freedom), (size,)).astype(float)

@@ -1,0 +1,63 @@
+"""The one runner of claims: run them at a budget, keep each finished verdict in the budget's
+store (so a killed run resumes), and write one report per paper. ``varlab check``,
+``varlab reproduce`` and the scripts under ``simulations/`` all run claims through it."""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from .budget import Budget, budget as as_budget
+from .registry import claims, paper_title, papers
+from .report import write_report
+from .store import store_for
+from .verdict import Verdict
+
+__all__ = ["run_claims", "check"]
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def run_claims(items, budget: Budget, *, force: bool = False, log=_log) -> list[Verdict]:
+    """The verdicts of ``items`` (claims) at ``budget``: from its store where a previous run
+    finished them (unless ``force``), else run and stored as each finishes."""
+    budget = as_budget(budget)
+    store = store_for(budget, "verdicts")
+    verdicts = []
+    for item in items:
+        key = f"{budget.name}-{budget.random_state}-{item.id}"
+        began = time.perf_counter()
+        if key in store and not force:
+            record = {name: value for name, value in store.get(key).items()
+                      if name not in ("key", "seconds")}
+            verdict = Verdict.from_json(record)
+            note = "stored"
+        else:
+            verdict = item.run(budget)
+            store.put(key, dict(verdict.to_json(), seconds=round(time.perf_counter() - began, 1)))
+            note = f"{time.perf_counter() - began:.1f} s"
+        verdicts.append(verdict)
+        log(f"[{item.paper}] {item.id}: {verdict.outcome} ({note}) {verdict.reason[:140]}")
+    return verdicts
+
+
+def check(selected=None, budget="quick", out=None, *, force: bool = False,
+          log=_log) -> dict[str, list[Verdict]]:
+    """Run the claims of the ``selected`` papers (default: all) and write
+    ``<out>/<paper>/report.md|points.md|report.json``; returns {paper: verdicts}. ``out``
+    defaults to nothing written."""
+    budget = as_budget(budget)
+    known = papers()
+    selected = list(selected or known)
+    unknown = [paper for paper in selected if paper not in known]
+    if unknown:
+        raise ValueError(f"unknown paper(s) {unknown}; known: {known}")
+    results = {}
+    for paper in selected:
+        results[paper] = run_claims(claims(paper), budget, force=force, log=log)
+        if out is not None:
+            write_report(results[paper], Path(out) / paper, budget=budget,
+                         title=f"Paper {paper}: {paper_title(paper)} - claims checked by varlab")
+    return results

@@ -1,0 +1,91 @@
+"""The record of one checked claim: the paper's words, what varlab tests, the outcome and the
+numbers behind it."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+
+import numpy as np
+
+from ..testing.outcomes import OUTCOMES
+
+__all__ = ["Verdict"]
+
+#: how an outcome was reached
+METHODS = ("simulation", "exact", "trials")
+
+
+@dataclass
+class Verdict:
+    """The outcome of one claim.
+
+    ``quote``: the paper's words (empty for varlab's own statement, ``derived_by_varlab``);
+    ``statement``: what varlab tests; ``note``: one line where the test is stronger or weaker
+    than the words; ``outcome``: one of ``varlab.testing.OUTCOMES``; ``method``: "simulation"
+    (judged in the engine's standard errors), "trials" (over independent trials, e.g. real-data
+    splits) or "exact" (an exact or symbolic computation: resolution 0); ``resolution``: the
+    smallest departure the check could have detected (threshold x largest standard error),
+    ``tolerance``: the departure the statement cares about, both in ``units``;
+    ``budget_factor``: for an inconclusive outcome, how many times the budget would resolve it
+    (None: no budget would, or not inconclusive); ``reason``: one line with the key number;
+    ``rows``: the per-point data.
+    """
+
+    id: str
+    source: str
+    quote: str
+    statement: str
+    outcome: str
+    method: str
+    resolution: float
+    tolerance: float
+    units: str
+    reason: str
+    budget: str
+    note: str = ""
+    budget_factor: float | None = None
+    derived_by_varlab: bool = False
+    rows: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {OUTCOMES}, got {self.outcome!r}")
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+
+    @property
+    def paper(self) -> str:
+        """The paper's key: the id's first part after an optional "varlab." ("003")."""
+        from .registry import paper_of
+
+        return paper_of(self.id)
+
+    def to_json(self) -> dict:
+        """A JSON-serialisable dict (numpy scalars to Python, non-finite floats to strings)."""
+        return _jsonable(asdict(self))
+
+    @classmethod
+    def from_json(cls, record: dict) -> "Verdict":
+        """The Verdict of a ``to_json`` record (unknown keys refused)."""
+        names = {f.name for f in fields(cls)}
+        unknown = set(record) - names
+        if unknown:
+            raise ValueError(f"not a claim verdict record: unknown fields {sorted(unknown)}")
+        record = dict(record)
+        for name in ("resolution", "tolerance"):
+            record[name] = float(record[name])
+        return cls(**record)
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {key: _jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, (np.floating, float)):
+        value = float(value)
+        return value if np.isfinite(value) else str(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
