@@ -1,13 +1,13 @@
 """The committed reports (paper_checks/reports/*/report.json) are what the code produces.
 
 Each claim that is cheap at the committed budget is regenerated and compared with its committed
-record: id, source, statement, budget and verdict string equal; every number (theory, estimate,
-standard error and the numbers of the details) within a relative tolerance RTOL. Bit-identity
+record: words, outcome, tolerance and budget equal; every number (the resolution and the
+per-point rows) within a relative tolerance RTOL. Bit-identity
 holds only on the CPU that wrote the reports: numpy's vectorised exp/log may differ in the last
 bit between CPUs (AVX2/AVX-512 and other paths); that moves a simulated statistic by ~1e-15
 relative, or, if it flips a floor() in GCWS hashing, one collision in k >= 2000 samples is at most
 ~1e-4 relative for one pair but practically never happens at this budget. RTOL = 1e-6 passes
-the former and fails any change of seed, budget, grid or formula. The summaries are compared as
+the former and fails any change of seed, budget, grid or formula. The reasons are compared as
 text with their numbers: the words equal, each number equal to its printed precision (a decimal
 number may differ by one unit in its last printed digit, the rounding of a last-bit difference;
 an integer, a count, must be equal), so that a check that tests something else than its summary
@@ -91,16 +91,18 @@ def assert_same_summary(new: str, old: str, where: str) -> None:
 
 
 def assert_same_outcome(new: dict, record: dict, where: str) -> None:
-    """A regenerated verdict (``Verdict.to_json()``) has a report record's verdict and summary."""
-    for key in ("id", "source", "statement", "budget", "verdict", "derived_by_varlab"):
+    """A regenerated verdict (``Verdict.to_json()``) has a report record's words, outcome,
+    tolerance and reason."""
+    for key in ("id", "source", "quote", "statement", "note", "budget", "outcome", "method",
+                "units", "tolerance", "derived_by_varlab"):
         assert new[key] == record[key], (where, key, new[key], record[key])
-    assert_same_summary(new["summary"], record["summary"], f"{where}.summary")
+    assert_same_summary(new["reason"], record["reason"], f"{where}.reason")
 
 
 def assert_record_matches(new: dict, record: dict, where: str) -> None:
     """The outcome and every number of a regenerated verdict are the report record's."""
     assert_same_outcome(new, record, where)
-    for key in ("theory", "estimate", "standard_error", "details"):
+    for key in ("resolution", "budget_factor", "rows"):
         _assert_close(new[key], record[key], f"{where}.{key}")
 
 

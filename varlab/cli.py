@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .claims import BUDGETS, budget as make_budget, write_report
+from .claims import BUDGETS, budget as make_budget
 
 LISTINGS = ("papers", "claims", "figures", "models", "maps", "samplers", "measures", "formulas",
             "parameters", "datasets")
@@ -161,67 +161,35 @@ def _record_figure(out: Path, figure_id: str, recipe, budget) -> None:
     (out / "README.md").write_text("\n".join(lines) + "\n")
 
 
-def _cached_verdict(item, budget, checkpoint):
-    """The claim's verdict at this budget, from the checkpoint if a previous run finished it."""
-    from dataclasses import asdict
-
-    from .claims import Verdict
-
-    if checkpoint is None:
-        return item.run(budget)
-    path = Path(checkpoint) / "verdicts" / f"{budget.name}-{budget.random_state}-{item.id}.json"
-    if path.exists():
-        try:
-            return Verdict(**json.loads(path.read_text()))
-        except (ValueError, TypeError):
-            raise CommandError(f"check: checkpoint file {path} is corrupt; delete it to rerun "
-                               f"{item.id}") from None
-    verdict = item.run(budget)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".tmp")
-    temporary.write_text(json.dumps(verdict.to_json()))
-    temporary.replace(path)
-    return verdict
-
-
 def run_checks(papers=None, budget_name="quick", out=None, checkpoint=None):
-    """Run the claims of ``papers`` and write report.md / report.json per paper (and a manifest
-    of the reports directory). With ``checkpoint``, finished claims are not rerun."""
+    """Run the claims of ``papers`` (``varlab.claims.check``) and write report.md / points.md /
+    report.json per paper (and a manifest of the reports directory). With ``checkpoint``,
+    finished claims are kept in ``<checkpoint>/store`` and not rerun."""
     from . import claims, manifest
 
     budget = make_budget(budget_name)
+    if checkpoint is not None:
+        budget = budget.stored_in(Path(checkpoint) / "store")
     known = claims.papers()
-    papers = papers or known
-    unknown = [paper for paper in papers if paper not in known]
+    unknown = [paper for paper in (papers or []) if paper not in known]
     if unknown:
         raise CommandError(f"check: unknown paper(s) {unknown}; known: {known}")
     base = Path(out) if out else _repository_root() / "paper_checks" / "reports"
-    all_verdicts = {}
-    for paper in papers:
-        verdicts = []
-        for item in claims.claims(paper):
-            start = time.perf_counter()
-            verdict = _cached_verdict(item, budget, checkpoint)
-            verdicts.append(verdict)
-            _log(f"[{paper}] {item.id}: {verdict.verdict} ({time.perf_counter() - start:.1f} s) "
-                 f"{verdict.summary[:160]}")
-        try:
-            write_report(verdicts, base / paper, title=f"Paper {paper}: {claims.paper_title(paper)} "
-                                                       f"- claims checked by varlab", budget=budget)
-        except OSError as error:
-            raise CommandError(f"check: cannot write the report to {base / paper}: {error.strerror}") from None
-        all_verdicts[paper] = verdicts
-    manifest.write(base, run={"command": "varlab check", "papers": list(papers),
+    try:
+        verdicts = claims.check(papers, budget, base, log=_log)
+    except OSError as error:
+        raise CommandError(f"check: cannot write the reports to {base}: {error.strerror}") from None
+    manifest.write(base, run={"command": "varlab check", "papers": list(verdicts),
                               "budget": budget.name, "n_repetitions": budget.n_repetitions,
                               "random_state": budget.random_state})
-    return all_verdicts
+    return verdicts
 
 
 def _summary(verdicts) -> None:
     for paper, items in verdicts.items():
         counts = {}
         for verdict in items:
-            counts[verdict.verdict] = counts.get(verdict.verdict, 0) + 1
+            counts[verdict.outcome] = counts.get(verdict.outcome, 0) + 1
         _log(f"paper {paper}: " + ", ".join(f"{n} {name}" for name, n in sorted(counts.items())))
 
 

@@ -71,6 +71,7 @@ def paper_title(paper: str) -> str:
 
 def claims(paper: str | None = None) -> list:
     """The registered claims (of ``paper``), in declaration order."""
-    for key in (papers() if paper is None else [paper]):
+    keys = papers() if paper is None else [paper]
+    for key in keys:
         load(key)
-    return [c for c in _CLAIMS.values() if paper is None or paper_of(c.id) == paper]
+    return [c for c in _CLAIMS.values() if paper_of(c.id) in keys]

@@ -1,0 +1,274 @@
+"""The claims core: three outcomes through one decision rule, the declaration kinds (each can
+confirm, contradict and stay inconclusive), the store and runner, the entry-point discovery, the
+reports. Unit claims here are registered under the paper key "unit" (not an entry point, so
+they are never part of a paper's report)."""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+
+from varlab import claims
+from varlab.claims import (CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES, Z_MAX, Agreement,
+                           Budget, ClaimRun, Identity, Ordering, Paired, Rate, Store, Verdict,
+                           t_threshold, write_report)
+from varlab.theory import rff
+
+REPORTS = Path(__file__).resolve().parents[1] / "paper_checks" / "reports"
+FULL_REPORTS = Path(__file__).resolve().parents[1] / "simulations"
+GRID = dict(rho=(0.0, 0.5), gamma=1.0)
+
+
+def _run(**words) -> ClaimRun:
+    claim = claims.Check(id="unit.run", source="src", statement="stmt", quote="q",
+                         function=lambda run: None, **words)
+    return ClaimRun(claim, Budget("unit", 10))
+
+
+def _variance(k, rho, gamma):
+    return rff.variance(rho=rho, gamma=gamma) / k
+
+
+def _agreement(claim_id, theory, tolerance=0.05):
+    return Agreement(id=claim_id, source="unit", quote="Var = V/k", statement="the RFF variance",
+                     model="rff", theory=theory, statistic="variance", k=(1, 4), grid=GRID,
+                     tolerance=tolerance)
+
+
+# --- one decision rule ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("z, expected", [(Z_MAX - 0.01, CONFIRMED), (-(Z_MAX - 0.01), CONFIRMED),
+                                         (Z_MAX + 0.01, INCONCLUSIVE)])
+def test_the_threshold_is_z_max(z, expected):
+    """A departure just past Z_MAX SE but inside the tolerance is not a contradiction."""
+    verdict = _run().agreement(theory=[1.0, 2.0], estimate=[1.0, 2.0 + z * 0.01],
+                               standard_error=[0.01, 0.01], parameters=[{}, {}], quantity="q",
+                               tolerance=0.1)
+    assert Z_MAX == 4.5 and verdict.outcome == expected
+    assert verdict.resolution == pytest.approx(Z_MAX * 0.01)
+
+
+def test_contradicted_needs_a_departure_significantly_beyond_the_tolerance():
+    run = _run()
+    beyond = run.agreement(theory=[1.0], estimate=[1.2], standard_error=[0.01], parameters=[{}],
+                           quantity="q", tolerance=0.1)
+    assert beyond.outcome == CONTRADICTED and beyond.budget_factor is None
+    near = run.agreement(theory=[1.0], estimate=[1.12], standard_error=[0.01], parameters=[{}],
+                         quantity="q", tolerance=0.1)
+    assert near.outcome == INCONCLUSIVE            # 2 SE beyond the tolerance: not significant
+    assert near.budget_factor == pytest.approx((Z_MAX * 0.01 / 0.02) ** 2)
+
+
+def test_confirmed_needs_the_resolution_within_the_tolerance():
+    verdict = _run().agreement(theory=[1.0], estimate=[1.0], standard_error=[0.1], parameters=[{}],
+                               quantity="q", tolerance=0.1)
+    assert verdict.outcome == INCONCLUSIVE
+    assert verdict.resolution == pytest.approx(0.45)
+    assert verdict.budget_factor == pytest.approx(4.5 ** 2)
+    assert "budget would resolve it" in verdict.reason
+
+
+@pytest.mark.parametrize("df", [7, 19, 49])
+def test_few_unit_standard_errors_use_the_t_quantile(df):
+    threshold = float(t_threshold(df))
+    assert scipy_stats.t.sf(threshold, df) == pytest.approx(scipy_stats.norm.sf(Z_MAX), rel=1e-6)
+    run = _run()
+    inside = run.agreement(theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
+                           parameters=[{}], quantity="q", tolerance=100.0, degrees_of_freedom=df)
+    assert inside.outcome == CONFIRMED and inside.method == "trials"
+    assert inside.resolution == pytest.approx(threshold)
+    assert run.agreement(theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
+                         parameters=[{}], quantity="q",
+                         tolerance=100.0).outcome == INCONCLUSIVE
+
+
+def test_zero_standard_error_is_judged_exactly():
+    run = _run()
+    assert run.agreement(theory=[0.0], estimate=[1e-300], standard_error=[0.0], parameters=[{}],
+                         quantity="q", tolerance=1e-3).outcome == INCONCLUSIVE
+    assert run.agreement(theory=[0.0], estimate=[1.0], standard_error=[0.0], parameters=[{}],
+                         quantity="q", tolerance=1e-3).outcome == CONTRADICTED
+    assert run.agreement(theory=[0.5], estimate=[0.5], standard_error=[0.0], parameters=[{}],
+                         quantity="q", tolerance=1e-3).outcome == CONFIRMED
+
+
+def test_ordering_strict_and_not_strict():
+    run = _run()
+    common = dict(standard_error=[0.01, 0.01], parameters=[{"x": 1}, {"x": 2}], quantity="q",
+                  effect_size=0.1)
+    assert run.ordering(lower=[1.0, 1.0], upper=[1.2, 1.3], **common).outcome == CONFIRMED
+    equal = dict(lower=[1.0, 1.0], upper=[1.2, 1.0], **common)
+    assert run.ordering(**equal).outcome == INCONCLUSIVE
+    assert run.ordering(**equal, strict=False).outcome == CONFIRMED
+    above = run.ordering(lower=[1.0, 1.5], upper=[1.2, 1.0], **common)
+    assert above.outcome == CONTRADICTED and "x = 2" in above.reason
+
+
+def test_combined_takes_the_worst_outcome_and_the_coarsest_resolution():
+    run = _run()
+    fine = run.agreement(theory=[1.0], estimate=[1.0], standard_error=[0.001], parameters=[{}],
+                         quantity="a", tolerance=0.1)
+    coarse = run.agreement(theory=[1.0], estimate=[1.0], standard_error=[0.1], parameters=[{}],
+                           quantity="b", tolerance=0.1)
+    both = run.combined([fine, coarse])
+    assert both.outcome == INCONCLUSIVE and both.resolution == coarse.resolution
+    assert run.combined([fine, fine]).outcome == CONFIRMED
+
+
+def test_exact_checks_carry_their_error_bound():
+    run = _run()
+    assert run.exact(True, "sympy: 0").outcome == CONFIRMED
+    assert run.exact(False, "sympy: x").outcome == CONTRADICTED
+    with pytest.raises(ValueError, match="error bound"):
+        run.exact(True, "r", error=1e-6, tolerance=1e-9)
+
+
+def test_verdicts_refuse_unknown_outcomes_and_carry_the_words():
+    verdict = _run(note="weaker").exact(True, "ok")
+    assert (verdict.id, verdict.quote, verdict.statement, verdict.note) == (
+        "unit.run", "q", "stmt", "weaker")
+    with pytest.raises(ValueError, match="outcome"):
+        Verdict("unit.x", "s", "q", "t", "holds", "exact", 0.0, 0.0, "exact", "r", "unit")
+    assert Verdict.from_json(verdict.to_json()) == verdict
+
+
+# --- the declaration kinds: right confirmed, wrong contradicted, small budget inconclusive -----
+
+def test_agreement_declaration_three_outcomes():
+    right = _agreement("unit.agree.right", _variance)
+    wrong = _agreement("unit.agree.wrong", lambda k, rho, gamma: 1.1 * _variance(k, rho, gamma))
+    assert right.run(Budget("unit", 50_000)).outcome == CONFIRMED
+    assert wrong.run(Budget("unit", 50_000)).outcome == CONTRADICTED
+    small = right.run(Budget("unit", 2_000))
+    assert small.outcome == INCONCLUSIVE and small.budget_factor > 1
+    assert small.resolution > small.tolerance
+
+
+def test_ordering_declaration_three_outcomes():
+    def ordering(claim_id, lower, upper):
+        return Ordering(id=claim_id, source="unit", quote="A below B", statement="s",
+                        lower=lower, upper=upper, statistic="variance", effect_size=0.1,
+                        k=(1, 8), grid=dict(rho=0.5, gamma=1.0))
+
+    budget = Budget("unit", 20_000)
+    assert ordering("unit.order.right", "rff_no_phase", "rff").run(budget).outcome == CONFIRMED
+    assert ordering("unit.order.wrong", "rff", "rff_no_phase").run(budget).outcome == CONTRADICTED
+    small = ordering("unit.order.small", "rff_no_phase", "rff").run(Budget("unit", 100))
+    assert small.outcome == INCONCLUSIVE
+
+
+def test_rate_declaration():
+    def rate(claim_id, slope):
+        return Rate(id=claim_id, source="unit", quote="Var ~ 1/k", statement="s", model="rff",
+                    statistic="variance", slope=slope, tolerance=0.05, k=(1, 4, 16, 64),
+                    grid=dict(rho=0.5, gamma=1.0))
+
+    budget = Budget("unit", 20_000)
+    assert rate("unit.rate.right", -1.0).run(budget).outcome == CONFIRMED
+    assert rate("unit.rate.wrong", -0.5).run(budget).outcome == CONTRADICTED
+
+
+def test_identity_and_paired_declarations():
+    identity = Identity(id="unit.identity", source="unit", quote="1 + 1 = 2", statement="s",
+                        compute=lambda: (1 + 1 == 2, "exact integers", []))
+    assert identity.run("test").method == "exact"
+    rng = np.random.default_rng(0)
+    a = rng.normal(0.80, 0.01, 30)
+
+    def trials(shift):
+        return lambda run: {"set": (a, a + shift + rng.normal(0, 0.001, 30))}
+
+    def paired(claim_id, shift):
+        return Paired(id=claim_id, source="unit", quote="B beats A", statement="s",
+                      trials=trials(shift), effect_size=0.01, quantity="accuracy")
+
+    assert paired("unit.paired.right", 0.05).run("test").outcome == CONFIRMED
+    assert paired("unit.paired.wrong", -0.05).run("test").outcome == CONTRADICTED
+
+
+def test_a_claim_without_the_papers_words_is_refused():
+    with pytest.raises(ValueError, match="quote"):
+        Identity(id="unit.unquoted", source="unit", statement="s", compute=lambda: (True, "", []))
+    with pytest.raises(ValueError, match="statistic"):
+        Agreement(id="unit.bad", source="unit", quote="q", statement="s", model="rff",
+                  theory=_variance, statistic="median", tolerance=0.1)
+    with pytest.raises(ValueError, match="PAPER"):
+        claims.paper_of("nodots")
+
+
+# --- store, runner, discovery ------------------------------------------------------------------
+
+def test_store_resumes_and_cuts_a_partial_line(tmp_path):
+    path = tmp_path / "s.jsonl"
+    store = Store(path)
+    store.put("a", {"value": 1.0})
+    with open(path, "a") as handle:
+        handle.write('{"key": "b", "val')               # a killed writer
+    again = Store(path)
+    assert "a" in again and "b" not in again and again.get("a")["value"] == 1.0
+    calls = []
+    assert again.remember("b", lambda: calls.append(1) or {"value": 2})["value"] == 2
+    assert Store(path).remember("b", lambda: calls.append(1) or {"value": 3})["value"] == 2
+    assert calls == [1]
+
+
+def test_runner_resumes_from_the_budgets_store(tmp_path):
+    claim = Identity(id="unit.runner", source="unit", quote="q", statement="s",
+                     compute=lambda: (True, "computed", []))
+    budget = Budget("unit", 10).stored_in(tmp_path)
+    first = claims.run_claims([claim], budget, log=lambda message: None)
+    assert (tmp_path / "verdicts.jsonl").exists()
+    messages = []
+    second = claims.run_claims([claim], budget, log=messages.append)
+    assert first == second and "(stored)" in messages[0]
+
+
+def test_papers_come_from_the_entry_point_group():
+    from importlib import metadata
+
+    names = sorted(entry.name for entry in metadata.entry_points(group=claims.GROUP))
+    assert claims.papers() == names and names[:5] == ["000", "001", "002", "003", "004"]
+    assert claims.paper_of("varlab.003.cosine") == "003"
+
+
+def test_claims_do_not_import_paper_checks():
+    import varlab.claims
+
+    package = Path(varlab.claims.__file__).parent
+    for module in package.glob("*.py"):
+        assert "paper_checks" not in module.read_text(), module
+
+
+# --- reports ------------------------------------------------------------------------------------
+
+def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
+    run = _run()
+    verdicts = [run.exact(True, "fine"),
+                run.agreement(theory=[1.0], estimate=[np.float64(2.0)], standard_error=[0.01],
+                              parameters=[dict(rho=np.float64(0.5))], quantity="q", tolerance=0.1)]
+    write_report(verdicts, tmp_path, title="T", budget=Budget("unit", 10))
+    payload = json.loads((tmp_path / "report.json").read_text())
+    for record in payload["claims"]:
+        assert {"outcome", "resolution", "tolerance", "quote", "statement", "rows"} <= set(record)
+    text = (tmp_path / "report.md").read_text()
+    assert text.index("| **contradicted** |") < text.index("| **confirmed** |")
+    assert "np.float64" not in text and "{'" not in text
+    assert "rho = 0.5" in text and "| 0.5 |" in (tmp_path / "points.md").read_text()
+
+
+def _report_files():
+    return sorted(REPORTS.glob("*/report.json")) + sorted(FULL_REPORTS.glob("**/report.json"))
+
+
+@pytest.mark.parametrize("path", _report_files(), ids=lambda p: str(p.relative_to(p.parents[2])))
+def test_committed_records_have_three_outcomes_and_no_unresolved_confirmation(path):
+    payload = json.loads(path.read_text())
+    records = payload.get("claims", [])
+    for record in records:
+        assert record["outcome"] in OUTCOMES, record["id"]
+        assert isinstance(record["resolution"], (int, float)), record["id"]
+        assert isinstance(record["tolerance"], (int, float)), record["id"]
+        if record["outcome"] == CONFIRMED:
+            assert record["resolution"] <= record["tolerance"], record["id"]
+        assert record["quote"] or record["derived_by_varlab"], record["id"]
