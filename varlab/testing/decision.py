@@ -88,8 +88,8 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     if np.all(np.abs(z) <= threshold) and resolution <= tolerance:
         worst = int(np.argmax(np.abs(z) / threshold))
         return Decision(CONFIRMED, resolution, z, worst, None,
-                        f"max |z| = {abs(z[worst]):.2f} <= {threshold[worst]:.2f} at all {z.size} "
-                        f"points{_at(labels, worst)}; resolution {resolution:.3g} <= tolerance {tolerance:.3g}")
+                        f"max |z| = {abs(z[worst]):.2f}{_at(labels, worst, '(', ')')} <= "
+                        f"{threshold[worst]:.2f} at all {z.size} points; resolution {resolution:.3g} <= tolerance {tolerance:.3g}")
     if np.any(beyond > threshold):
         worst = int(np.argmax(beyond / threshold))
         return Decision(CONTRADICTED, resolution, z, worst, None,
@@ -130,7 +130,7 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
     if np.all(seen) and resolution <= effect_size:
         worst = int(np.argmin(z / threshold))
         return Decision(CONFIRMED, resolution, z, worst, None,
-                        f"smallest z of B - A = {z[worst]:.1f}{_at(labels, worst)} "
+                        f"smallest z of B - A = {z[worst]:.1f}{_at(labels, worst, '(', ')')} "
                         f"{'>' if strict else '>= -'}{threshold[worst]:.2f} at all {z.size} points; "
                         f"resolution {resolution:.3g} <= effect size {effect_size:.3g}")
     if np.any(beyond > threshold):
@@ -156,8 +156,8 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
                                                                   "less than the effect size"))
 
 
-def _at(labels, index: int) -> str:
-    return "" if labels is None else f" at {labels[index]}"
+def _at(labels, index: int, before: str = "at ", after: str = "") -> str:
+    return "" if labels is None else f" {before}{labels[index]}{after}"
 
 
 def _needed(factor, n_repetitions, why_never: str) -> str:
