@@ -22,6 +22,7 @@ A new agreement claim is about ten lines::
 from __future__ import annotations
 
 import sys
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -75,7 +76,7 @@ class Simulation:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Claim:
+class Claim(ABC):
     """A paper's statement and its check. ``quote``: the paper's words ("" with
     ``derived_by_varlab``); ``statement``: what varlab tests; ``note``: where the test is
     stronger or weaker than the words, one line."""
@@ -103,9 +104,9 @@ class Claim:
 
         return paper_of(self.id)
 
+    @abstractmethod
     def check(self, run: ClaimRun) -> Verdict:
         """The Verdict at ``run``'s budget (each kind defines it)."""
-        raise NotImplementedError
 
     def run(self, budget_name="quick") -> Verdict:
         """Run the check at a budget (a name of ``BUDGETS`` or a Budget)."""
