@@ -41,10 +41,11 @@ def _agreement(claim_id, theory, tolerance=0.05):
 @pytest.mark.parametrize("z, expected", [(Z_MAX - 0.01, CONFIRMED), (-(Z_MAX - 0.01), CONFIRMED),
                                          (Z_MAX + 0.01, INCONCLUSIVE)])
 def test_the_threshold_is_z_max(z, expected):
-    """A departure just past Z_MAX SE but inside the tolerance is not a contradiction."""
+    """A departure just past Z_MAX SE, neither shown within the tolerance nor beyond it, is
+    inconclusive."""
     verdict = _run().agreement(theory=[1.0, 2.0], estimate=[1.0, 2.0 + z * 0.01],
                                standard_error=[0.01, 0.01], parameters=[{}, {}], quantity="q",
-                               tolerance=0.1)
+                               tolerance=0.05)
     assert Z_MAX == 4.5 and verdict.outcome == expected
     assert verdict.resolution == pytest.approx(Z_MAX * 0.01)
 
@@ -58,6 +59,9 @@ def test_contradicted_needs_a_departure_significantly_beyond_the_tolerance():
                          quantity="q", tolerance=0.1)
     assert near.outcome == INCONCLUSIVE            # 2 SE beyond the tolerance: not significant
     assert near.budget_factor == pytest.approx((Z_MAX * 0.01 / 0.02) ** 2)
+    shown = run.agreement(theory=[1.0], estimate=[1.05], standard_error=[0.01], parameters=[{}],
+                          quantity="q", tolerance=0.1)
+    assert shown.outcome == CONFIRMED and "shown within the tolerance" in shown.reason
 
 
 def test_confirmed_needs_the_resolution_within_the_tolerance():
@@ -74,19 +78,21 @@ def test_few_unit_standard_errors_use_the_t_quantile(df):
     threshold = float(t_threshold(df))
     assert scipy_stats.t.sf(threshold, df) == pytest.approx(scipy_stats.norm.sf(Z_MAX), rel=1e-6)
     run = _run()
+    tolerance = 1.1 * threshold
     inside = run.agreement(theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
-                           parameters=[{}], quantity="q", tolerance=100.0, degrees_of_freedom=df)
+                           parameters=[{}], quantity="q", tolerance=tolerance,
+                           degrees_of_freedom=df)
     assert inside.outcome == CONFIRMED and inside.method == "trials"
-    assert inside.resolution == pytest.approx(threshold)
+    assert inside.resolution == pytest.approx(threshold) and "t quantile" in inside.reason
     assert run.agreement(theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
                          parameters=[{}], quantity="q",
-                         tolerance=100.0).outcome == INCONCLUSIVE
+                         tolerance=tolerance).outcome == INCONCLUSIVE
 
 
 def test_zero_standard_error_is_judged_exactly():
     run = _run()
     assert run.agreement(theory=[0.0], estimate=[1e-300], standard_error=[0.0], parameters=[{}],
-                         quantity="q", tolerance=1e-3).outcome == INCONCLUSIVE
+                         quantity="q", tolerance=1e-3).outcome == CONFIRMED
     assert run.agreement(theory=[0.0], estimate=[1.0], standard_error=[0.0], parameters=[{}],
                          quantity="q", tolerance=1e-3).outcome == CONTRADICTED
     assert run.agreement(theory=[0.5], estimate=[0.5], standard_error=[0.0], parameters=[{}],
@@ -101,6 +107,9 @@ def test_ordering_strict_and_not_strict():
     equal = dict(lower=[1.0, 1.0], upper=[1.2, 1.0], **common)
     assert run.ordering(**equal).outcome == INCONCLUSIVE
     assert run.ordering(**equal, strict=False).outcome == CONFIRMED
+    slightly_above = dict(lower=[1.0, 1.02], upper=[1.2, 1.0], **common)   # above, by < effect
+    assert run.ordering(**slightly_above, strict=False).outcome == CONFIRMED
+    assert run.ordering(**slightly_above).budget_factor is None
     above = run.ordering(lower=[1.0, 1.5], upper=[1.2, 1.0], **common)
     assert above.outcome == CONTRADICTED and "x = 2" in above.reason
 
@@ -272,3 +281,14 @@ def test_committed_records_have_three_outcomes_and_no_unresolved_confirmation(pa
         if record["outcome"] == CONFIRMED:
             assert record["resolution"] <= record["tolerance"], record["id"]
         assert record["quote"] or record["derived_by_varlab"], record["id"]
+
+
+def test_agreement_on_part_of_a_shared_simulations_k_grid():
+    shared = claims.Simulation("unit.shared", "grid", "rff", (1, 4, 16), dict(rho=0.5, gamma=1.0))
+    part = Agreement(id="unit.shared.part", source="unit", quote="q", statement="s", model=shared,
+                     theory=_variance, statistic="variance", k=(4, 16), tolerance=0.1)
+    verdict = part.run(Budget("unit", 20_000))
+    assert [row["k"] for row in verdict.rows] == [4, 16] and verdict.outcome == CONFIRMED
+    with pytest.raises(ValueError, match="k grid"):
+        Agreement(id="unit.shared.off", source="unit", quote="q", statement="s", model=shared,
+                  theory=_variance, statistic="variance", k=(2,), tolerance=0.1).run("test")

@@ -133,6 +133,16 @@ def _simulation(claim: Claim, source, label: str, k, grid, product: bool, share:
     return Simulation(claim.id, label, source, tuple(k), grid, product, share)
 
 
+def _columns(k_grid, selected) -> np.ndarray:
+    """The indices of ``selected`` k values in ``k_grid`` (all when none are selected)."""
+    if not len(selected):
+        return np.arange(k_grid.size)
+    missing = sorted(set(selected) - set(k_grid.tolist()))
+    if missing:
+        raise ValueError(f"k = {missing} is not on the shared simulation's k grid")
+    return np.array([int(np.flatnonzero(k_grid == kk)[0]) for kk in selected])
+
+
 def _check_statistic(statistic: str) -> None:
     if statistic not in STATISTICS:
         raise ValueError(f"statistic must be one of {list(STATISTICS)}, got {statistic!r}")
@@ -164,12 +174,14 @@ class Agreement(Claim):
         simulation = _simulation(self, self.model, self.label or self.statistic, self.k,
                                  self.grid, self.product, self.share)
         result = simulation.result(run.budget)
-        rows = points(result)
-        theory = np.stack([theory_values(self.theory, result.k, result.point(p))
+        columns = _columns(result.k, self.k if isinstance(self.model, Simulation) else ())
+        k = result.k[columns]
+        theory = np.stack([theory_values(self.theory, k, result.point(p))
                            for p in range(result.n_points)])
-        return run.agreement(theory=theory, estimate=getattr(result, self.statistic),
-                             standard_error=getattr(result, STATISTICS[self.statistic]),
-                             parameters=rows, quantity=f"{self.statistic} of {result.model}",
+        return run.agreement(theory=theory, estimate=getattr(result, self.statistic)[:, columns],
+                             standard_error=getattr(result, STATISTICS[self.statistic])[:, columns],
+                             parameters=points(result, k),
+                             quantity=f"{self.statistic} of {result.model}",
                              tolerance=self.tolerance, relative=self.relative)
 
 

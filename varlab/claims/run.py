@@ -54,6 +54,15 @@ def points(result, k=None) -> list[dict]:
     return [{**result.point(p), "k": int(kk)} for p in range(result.n_points) for kk in k]
 
 
+def _rule(threshold, degrees_of_freedom) -> str:
+    """The significance rule in words where it is not Z_MAX."""
+    if degrees_of_freedom is None:
+        return ""
+    low, high = float(np.min(threshold)), float(np.max(threshold))
+    span = f"{low:.2f}" if np.isclose(low, high) else f"{low:.2f} to {high:.2f}"
+    return f" (threshold: t quantile {span}, few independent trials)"
+
+
 class ClaimRun:
     """What a check gets (see the module docstring)."""
 
@@ -108,7 +117,8 @@ class ClaimRun:
                                     labels=[format_point(p) for p in parameters])
         rows = [dict(point, theory=t, estimate=e, SE=s, z=z) for point, t, e, s, z in
                 zip(parameters, theory, estimate, standard_error, decision.z)]
-        return self.verdict(decision.outcome, f"{quantity}: {decision.reason}",
+        reason = f"{quantity}: {decision.reason}{_rule(threshold, degrees_of_freedom)}"
+        return self.verdict(decision.outcome, reason,
                             method="simulation" if degrees_of_freedom is None else "trials",
                             resolution=decision.resolution, tolerance=tolerance,
                             units="relative" if relative else "absolute", rows=rows,
@@ -132,7 +142,8 @@ class ClaimRun:
         rows = [{**point, a: lo, b: up, f"{b} - {a}": up - lo, "SE": s, "z": z} for
                 point, lo, up, s, z in zip(parameters, lower, upper, standard_error, decision.z)]
         reason = decision.reason.replace("B - A", f"{b} - {a}").replace("A - B", f"{a} - {b}")
-        return self.verdict(decision.outcome, f"{quantity} (A = {a}, B = {b}): {reason}",
+        reason = f"{quantity} (A = {a}, B = {b}): {reason}{_rule(threshold, degrees_of_freedom)}"
+        return self.verdict(decision.outcome, reason,
                             method="simulation" if degrees_of_freedom is None else "trials",
                             resolution=decision.resolution, tolerance=effect_size,
                             units="absolute", rows=rows, budget_factor=decision.budget_factor)

@@ -62,18 +62,21 @@ def _budget_factor(factors) -> float | None:
 
 def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
                      relative: bool = False, labels=None, n_repetitions=None) -> Decision:
-    """Decide "estimate equals reference" at every point.
+    """Decide "estimate equals reference (up to the tolerance)" at every point.
 
-    With d the departure (estimate - reference, divided by |reference| if ``relative``) and s its
-    standard error in the same units, and t the threshold (scalar or per point):
+    With d the departure (estimate - reference, divided by |reference| if ``relative``), s its
+    standard error in the same units, t the threshold (scalar or per point) and e the tolerance,
+    a point *agrees* when its departure is not significant (|d| <= t s) or is shown to be
+    within the tolerance (|d| + t s <= e: a departure the statement does not care about);
 
-    * confirmed: |d| <= t s everywhere and the resolution t max(s) <= ``tolerance``;
-    * contradicted: somewhere |d| - tolerance > t s (significantly beyond the tolerance);
-    * inconclusive otherwise.
+    * confirmed: every point agrees and the resolution t max(s) <= e;
+    * contradicted: somewhere |d| - e > t s (significantly beyond the tolerance);
+    * inconclusive otherwise, with the budget factor that would decide every point (SE ~
+      1/sqrt(n)).
 
     ``labels`` (one string per point) name the worst point in the reason; ``n_repetitions`` (the
-    budget) turns the budget factor into repetitions there. A point with s = 0 (an exact number) decides on equality (z = 0) or is infinitely
-    significant.
+    budget) turns the budget factor into repetitions there. A point with s = 0 (an exact number)
+    decides on |d| <= e.
     """
     estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
     if relative and np.any(reference == 0):
@@ -82,41 +85,51 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     scale = np.abs(reference) if relative else np.ones_like(reference)
     departure, error = (estimate - reference) / scale, error / scale
     z = z_score(estimate, reference, error * scale)
-    beyond = z_score(np.abs(departure), tolerance, error)
+    size = np.abs(departure)
+    agrees = (np.abs(z) <= threshold) | (size + threshold * error <= tolerance)
+    beyond = z_score(size, tolerance, error)
     resolution = float(np.max(threshold * error))
     units = "relative " if relative else ""
-    if np.all(np.abs(z) <= threshold) and resolution <= tolerance:
+    if np.all(agrees) and resolution <= tolerance:
         worst = int(np.argmax(np.abs(z) / threshold))
+        shown = np.abs(z) > threshold
+        if shown.any():
+            largest = int(np.flatnonzero(shown)[np.argmax(size[shown])])
+            head = (f"all {z.size} points agree: {int(shown.sum())} significant departure(s), "
+                    f"each shown within the tolerance (largest {units}departure "
+                    f"{departure[largest]:+.3g}{_at(labels, largest)})")
+        else:
+            head = (f"max |z| = {abs(z[worst]):.2f}{_at(labels, worst, '(', ')')} <= "
+                    f"{threshold[worst]:.2f} at all {z.size} points")
         return Decision(CONFIRMED, resolution, z, worst, None,
-                        f"max |z| = {abs(z[worst]):.2f}{_at(labels, worst, '(', ')')} <= "
-                        f"{threshold[worst]:.2f} at all {z.size} points; resolution {resolution:.3g} <= tolerance {tolerance:.3g}")
+                        f"{head}; resolution {resolution:.3g} <= tolerance {tolerance:.3g}")
     if np.any(beyond > threshold):
         worst = int(np.argmax(beyond / threshold))
         return Decision(CONTRADICTED, resolution, z, worst, None,
-                        f"{units}departure {departure[worst]:+.3g}{_at(labels, worst)} (z = {z[worst]:.1f}): beyond the "
-                        f"tolerance {tolerance:.3g} by {beyond[worst]:.1f} SE")
-    significant = np.abs(z) > threshold
+                        f"{units}departure {departure[worst]:+.3g}{_at(labels, worst)} (z = "
+                        f"{z[worst]:.1f}): beyond the tolerance {tolerance:.3g} by "
+                        f"{beyond[worst]:.1f} SE")
     factors = [resolution / tolerance] + [
-        t * e / (abs(d) - tolerance) if abs(d) > tolerance else np.inf
-        for d, e, t in zip(departure[significant], error[significant], threshold[significant])]
+        t * e / abs(tolerance - d) if d != tolerance else np.inf
+        for d, e, t, ok in zip(size, error, threshold, agrees) if not ok]
     factor = _budget_factor(factors)
-    worst = int(np.argmax(np.abs(z) / threshold))
+    worst = int(np.argmax(np.where(agrees, -np.inf, np.abs(z) / threshold)))
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
                     f"resolution {resolution:.3g} vs tolerance {tolerance:.3g}, max |z| = "
-                    f"{abs(z[worst]):.2f}{_at(labels, worst)}; " + _needed(factor, n_repetitions, "a significant departure smaller "
-                                                               "than the tolerance"))
+                    f"{abs(z[worst]):.2f}{_at(labels, worst)}; " +
+                    _needed(factor, n_repetitions, "a departure equal to the tolerance"))
 
 
 def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
                     strict: bool = True, labels=None, n_repetitions=None) -> Decision:
-    """Decide "lower < upper" at every point (D = upper - lower, s its standard error).
+    """Decide "lower < upper" at every point (D = upper - lower, s its standard error, e the
+    effect size).
 
-    * ``strict`` (the statement "A is below B"): confirmed when D > t s everywhere (A seen below B
-      at every point) and t max(s) <= ``effect_size``;
-    * not ``strict`` (the statement "A is not above B by more than the effect size"): confirmed
-      when no D is significantly negative (D >= -t s) and t max(s) <= ``effect_size``;
-    * contradicted (both): somewhere -D - effect_size > t s (A above B by significantly more than
-      the effect size);
+    * ``strict`` (the statement "A is below B"): a point holds when D > t s (A seen below B);
+    * not ``strict`` (the statement "A is not above B by more than e"): a point holds when A is
+      not significantly above B (D >= -t s) or is shown above by less than e (D + e >= t s);
+    * confirmed: every point holds and the resolution t max(s) <= e;
+    * contradicted: somewhere -D - e > t s (A above B by significantly more than e);
     * inconclusive otherwise.
 
     ``labels`` and ``n_repetitions`` as for :func:`decide_agreement`.
@@ -126,34 +139,40 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
     z = z_score(upper, lower, error)
     beyond = z_score(-difference, effect_size, error)
     resolution = float(np.max(threshold * error))
-    seen = z > threshold if strict else z >= -threshold
-    if np.all(seen) and resolution <= effect_size:
+    if strict:
+        holds = z > threshold
+    else:
+        holds = (z >= -threshold) | (z_score(difference, -effect_size, error) >= threshold)
+    if np.all(holds) and resolution <= effect_size:
         worst = int(np.argmin(z / threshold))
         return Decision(CONFIRMED, resolution, z, worst, None,
-                        f"smallest z of B - A = {z[worst]:.1f}{_at(labels, worst, '(', ')')} "
-                        f"{'>' if strict else '>= -'}{threshold[worst]:.2f} at all {z.size} points; "
-                        f"resolution {resolution:.3g} <= effect size {effect_size:.3g}")
+                        f"smallest z of B - A = {z[worst]:.1f}{_at(labels, worst, '(', ')')}"
+                        +
+                        (f" > {threshold[worst]:.2f} at all {z.size} points" if strict else
+                         f"; A not above B by more than the effect size at all {z.size} points")
+                        + f"; resolution {resolution:.3g} <= effect size {effect_size:.3g}")
     if np.any(beyond > threshold):
         worst = int(np.argmax(beyond / threshold))
         return Decision(CONTRADICTED, resolution, z, worst, None,
-                        f"A - B = {-difference[worst]:+.3g}{_at(labels, worst)}: beyond the effect size "
-                        f"{effect_size:.3g} by {beyond[worst]:.1f} SE")
+                        f"A - B = {-difference[worst]:+.3g}{_at(labels, worst)}: beyond the "
+                        f"effect size {effect_size:.3g} by {beyond[worst]:.1f} SE")
     factors = [resolution / effect_size]
-    for zz, d, e, t in zip(z, difference, error, threshold):
-        if strict and d > 0:
-            factors.append(t / zz if zz <= t else 1.0)
-        elif not strict and zz >= -t:
+    for zz, d, e, t, ok in zip(z, difference, error, threshold, holds):
+        if ok:
             continue
-        elif -d > effect_size:
-            factors.append(t * e / (-d - effect_size))
+        if strict and d > 0:
+            factors.append(t / zz)
+        elif -d != effect_size and (not strict or -d > effect_size):
+            factors.append(t * e / abs(-d - effect_size))
         else:
             factors.append(np.inf)
     factor = _budget_factor(factors)
-    worst = int(np.argmin(z / threshold))
+    worst = int(np.argmin(np.where(holds, np.inf, z / threshold)))
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
                     f"resolution {resolution:.3g} vs effect size {effect_size:.3g}, smallest z of "
-                    f"B - A = {z[worst]:.2f}{_at(labels, worst)}; " + _needed(factor, n_repetitions, "somewhere A is above B, but by "
-                                                                  "less than the effect size"))
+                    f"B - A = {z[worst]:.2f}{_at(labels, worst)}; " +
+                    _needed(factor, n_repetitions, "somewhere A is not below B, by less than the "
+                                                   "effect size"))
 
 
 def _at(labels, index: int, before: str = "at ", after: str = "") -> str:
