@@ -69,9 +69,9 @@ def main(argv=None) -> int:
     progress = False if args.no_progress else None      # None: a bar where stderr is a terminal
     # the kernel-SVM tables: on the shipped features, and on features scaled as LIBSVM's svm-scale does
     tables = [(None, "svm_table.md")] + [(scaling, "svm_table_scaled.md") for scaling in svm.SCALINGS]
-    svm_stores = {scaling: svm.store_for(svm.store_kind(scaling), name, out) for scaling, _ in tables}
+    svm_stores = {scaling: svm.unit_store(svm.store_kind(scaling), name, out) for scaling, _ in tables}
     scalings = [None, *svm.SCALINGS]
-    hashing_stores = {scaling: svm.store_for(svm.store_kind(scaling, "hashing"), name, out) for scaling in scalings}
+    hashing_stores = {scaling: svm.unit_store(svm.store_kind(scaling, "hashing"), name, out) for scaling in scalings}
     order = [d for d, _, _ in table_slice.datasets if d in wanted]
     stopped = False
     try:
