@@ -301,11 +301,12 @@ def thm4_points():
     return (np.array([p[0] for p in THM4_POINTS]), np.array([p[1] for p in THM4_POINTS]))
 
 
-#: tolerances of the Theorem 4 moment claims: the mean in kernel units (absolute), the variance
-#: and the bias relative to the exact binomial value
-THM4_MEAN_TOLERANCE = 0.01
+#: tolerances of the Theorem 4 moment claims: the mean in kernel units (absolute, as 000.thm2.eq16),
+#: the variance relative to the exact binomial value
+THM4_MEAN_TOLERANCE = 0.05
 THM4_VARIANCE_TOLERANCE = 0.1
-THM4_BIAS_TOLERANCE = 0.1
+#: the bias in kernel units: 10% of the smallest |b1|/k at k = 100 on THM4_POINTS (|b1| >= 0.23)
+THM4_BIAS_TOLERANCE = 2e-4
 
 
 @claim("000.thm4.hashes", source="000, Thm 4, Eq. (24)-(26); exact binomial law (varlab)",
@@ -381,7 +382,7 @@ def paper_model_bias(rho, gamma):
 @claim("varlab.000.thm4.bias", source="varlab (derived): b1 = h''(g) g (1 - g)/2; exact binomial sum",
        derived_by_varlab=True,
        statement="The bias of h(Xbar) under Theorem 4's binomial model equals varlab's exact finite-k "
-                 "bias within 10% (k = 100, 1000); k x bias -> b1 = h''(g) g(1-g)/2 (Eq. (24) states "
+                 "bias within 2e-4 in kernel units (k = 100, 1000); k x bias -> b1 = h''(g) g(1-g)/2 (Eq. (24) states "
                  "only O(1/k); the proof's normal model of Z, which ignores E Z - mu = "
                  "2g(1-g)/((1+g)^3 k), would give a different b1: both in the reason).")
 def theorem4_bias(run):
@@ -396,8 +397,7 @@ def theorem4_bias(run):
     verdict = run.agreement(
         theory=exact, estimate=result.bias, standard_error=result.se_mean,
         parameters=[dict(rho=r, gamma=g, k=kv) for r, g in THM4_POINTS for kv in k],
-        quantity="bias of h(Xbar) vs the exact finite-k bias", tolerance=THM4_BIAS_TOLERANCE,
-        relative=True)
+        quantity="bias of h(Xbar) vs the exact finite-k bias", tolerance=THM4_BIAS_TOLERANCE)
     verdict.reason += ("; k x bias -> b1 = " + ", ".join(format_number(float(v)) for v in b1)
                        + " whereas the proof's normal model of Z would give "
                        + ", ".join(format_number(float(v)) for v in proof_model))
