@@ -378,11 +378,6 @@ def paired_t(differences: np.ndarray):
     return mean, se, z_score(mean, 0.0, se)
 
 
-def _t_beyond(mean: float, se: float) -> float:
-    """(|mean| - WITHIN) / se: how many SEs a gap lies beyond WITHIN (z_score's zero-SE rule)."""
-    return float(z_score(abs(mean), WITHIN, se))
-
-
 def half_k_differences(gcws_per_rep: np.ndarray, nrff_per_rep: np.ndarray, ks) -> list[dict]:
     """Per k of the grid whose k/2 is on it: GCWS(k/2) - NRFF(k) of the best-C accuracies (arrays
     (repetitions, k)), paired by repetition (the repetitions are independent; within one the two
