@@ -6,7 +6,8 @@
 Runs ``varlab check`` and ``varlab figures`` at ``--budget full`` into ``--out`` (reports/ and
 figures/, each with a manifest that ``varlab verify`` re-checks); the quick-budget versions that
 ``make reproduce`` regenerates stay in figures/ and paper_checks/reports/. Resumable: every
-finished simulation block and every finished claim is stored under ``--checkpoint`` (default
+finished simulation block and every finished claim (``varlab.claims.check``, its verdicts in
+``<checkpoint>/verdicts.jsonl``) is stored under ``--checkpoint`` (default
 ``.varlab-checkpoints``), so a killed run restarts where it stopped and gives the same output.
 Expect about 15-20 minutes for 000's and 001's simulated claims on this project's 2-core machine.
 000's real-data claims (Tables 1-2, §5) read the full slice's stores that
@@ -17,8 +18,9 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from varlab import cli, plotting
+from varlab import claims, cli, mc, plotting
 
 
 def main(argv=None) -> int:
@@ -31,11 +33,13 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     common = ["--budget", "full", "--n-jobs", args.n_jobs, "--checkpoint", args.checkpoint]
     common += ["--scheduler", args.scheduler] if args.scheduler else []
-    check = ["check", "--out", f"{args.out}/reports", *common]
-    check += ["--paper", *args.paper] if args.paper else []
-    status = cli.main(check)
-    if status:
-        return status
+    # the claims through the one runner: finished verdicts in <checkpoint>/verdicts.jsonl
+    # (varlab.claims.Store), simulation blocks in <checkpoint>/simulations (the engine's)
+    n_jobs = int(args.n_jobs) if args.n_jobs.lstrip("-").isdigit() else args.n_jobs
+    with mc.configure(n_jobs=n_jobs, backend="dask" if args.scheduler else None, scheduler=args.scheduler,
+                      checkpoint_root=Path(args.checkpoint) / "simulations"):
+        claims.check(args.paper, claims.budget("full").stored_in(args.checkpoint),
+                     out=f"{args.out}/reports")
     figures = [f.id for paper in (args.paper or [None]) for f in plotting.figures(paper)]
     return cli.main(["figures", "--out", f"{args.out}/figures", "--only", *figures, *common])
 

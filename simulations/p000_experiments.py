@@ -69,9 +69,9 @@ def main(argv=None) -> int:
     progress = False if args.no_progress else None      # None: a bar where stderr is a terminal
     # the kernel-SVM tables: on the shipped features, and on features scaled as LIBSVM's svm-scale does
     tables = [(None, "svm_table.md")] + [(scaling, "svm_table_scaled.md") for scaling in svm.SCALINGS]
-    svm_stores = {scaling: svm.store_for(svm.store_kind(scaling), name, out) for scaling, _ in tables}
+    svm_stores = {scaling: svm.unit_store(svm.store_kind(scaling), name, out) for scaling, _ in tables}
     scalings = [None, *svm.SCALINGS]
-    hashing_stores = {scaling: svm.store_for(svm.store_kind(scaling, "hashing"), name, out) for scaling in scalings}
+    hashing_stores = {scaling: svm.unit_store(svm.store_kind(scaling, "hashing"), name, out) for scaling in scalings}
     order = [d for d, _, _ in table_slice.datasets if d in wanted]
     stopped = False
     try:
@@ -130,7 +130,8 @@ def main(argv=None) -> int:
             plotting.plt.close(fig)
     if args.report and out.resolve() == svm.RESULTS and all_hashing_done \
             and all(len(done) == len(table_slice.datasets) for done in tables_done.values()):
-        verdicts = [c.run(budget) for c in claims.claims("000") if c.check.__module__ in (svm.__name__, hashing.__name__)]
+        items = [c for c in claims.claims("000") if c.origin in (svm.__name__, hashing.__name__)]
+        verdicts = claims.run_claims(items, budget, force=True)
         claims.write_report(verdicts, out / name, budget=budget,
                             title=claims.paper_title("000") + f" - real-data experiments, slice '{name}'")
     print(f"slice {name!r}: kernel SVM tables done for {svm_done} (scaled: {tables_done['libsvm']}); "

@@ -148,23 +148,24 @@ def test_thm4_region_verdict_is_exact_and_answers_its_statement():
     from paper_checks.p000 import gcws as p000_gcws
 
     verdict = _claim("000.thm4.region").run("test")
-    assert verdict.verdict == CONFIRMED
-    assert "O(1/k)" in verdict.statement and "settles" in verdict.statement
-    assert all(row["k_error_change_last_decade"] < p000_gcws.REGION_SETTLED for row in verdict.details)
+    assert verdict.outcome == CONFIRMED and verdict.method == "exact"
+    assert "O(1/k)" in verdict.statement and "1e6 to 1e7" in verdict.statement
+    assert all(row["k_error_change_last_decade"] < p000_gcws.REGION_SETTLED for row in verdict.rows)
     # the analytic map does not depend on the budget
-    assert verdict.details == _claim("000.thm4.region").run("quick").details
+    assert verdict.rows == _claim("000.thm4.region").run("quick").rows
 
 
 def test_thm4_hashes_statement_does_not_claim_what_it_does_not_test():
     claim = _claim("000.thm4.hashes")
-    assert "not here" in claim.statement and "exact finite-k" in claim.statement
+    assert "not here" in claim.note and "exact finite-k" in claim.statement
 
 
 def test_beyond_model_summary_leads_with_what_it_tests():
     verdict = _claim("varlab.000.eq22.beyond_model").run("test")
-    assert verdict.summary.startswith("mean GMM at D = 100000 vs varlab's limit L")
-    assert "not part of this verdict" in verdict.summary
-    assert "t quantile" in verdict.summary
+    assert verdict.reason.startswith("mean GMM at D = 100000 vs varlab's limit L")
+    assert "not part of this verdict" in verdict.reason
+    assert "t quantile" in _claim("varlab.000.eq22.beyond_model").statement
+    assert verdict.method == "trials"
 
 
 def _second_order_result(budget, pairs):
@@ -186,25 +187,26 @@ def test_true_claims_stay_confirmed_at_25x_the_test_budget():
     big = claims.budget("test").scaled(25)
     pairs = p000_rff.FIGURE2_PANELS
     run, result = _second_order_result(big, pairs)
-    assert p000_rff.second_order_verdict(run, result, pairs).verdict == CONFIRMED
+    # the budget cannot resolve c2 to 25%, but a true claim is never contradicted
+    assert p000_rff.second_order_verdict(run, result, pairs).outcome != CONTRADICTED
     def sign_error(rho, gamma, k):                      # V_n/k - c2/k^2: a sign slip in c2
         k = np.asarray(k, dtype=float)
         return (nrff.asymptotic_variance(rho=rho, gamma=gamma) / k
                 - nrff.mse_second_order_coefficient(rho=rho, gamma=gamma) / k ** 2)
 
     wrong = p000_rff.second_order_verdict(run, result, pairs, expansion=sign_error)
-    assert wrong.verdict == CONTRADICTED, wrong.summary
+    assert wrong.outcome == CONTRADICTED, wrong.reason
     for claim_id in ("000.thm2.eq16", "000.thm2.eq17", "001.eq11", "000.thm2.half"):
         verdict = _claim(claim_id).run(big)
-        assert verdict.verdict == CONFIRMED, (claim_id, verdict.summary)
+        assert verdict.outcome == CONFIRMED, (claim_id, verdict.reason)
 
 
 def test_second_order_bound_is_not_a_free_pass():
     """At the test budget the bound on the remainder is a small part of the tolerance at k = 100."""
     verdict = _claim("varlab.000.nrff.mse_second_order").run("test")
-    for row in verdict.details:
+    for row in verdict.rows:
         if row["k"] == 100:
-            assert row["remainder_bound"] < 2 * Z_MAX * row["standard_error"], row
+            assert row["remainder_bound"] < 2 * Z_MAX * row["SE"], row
 
 
 # --- the 0-bit estimator ----------------------------------------------------------------------
@@ -221,7 +223,7 @@ def test_zero_bit_rates_of_the_claim_are_the_i_star_collision_rates():
     run = ClaimRun(claim, budget)
     pairs, labels = p000_gcws.zero_bit_pairs(run)
     k = p000_gcws.hash_samples(budget)
-    assert [row["case"] for row in verdict.details] == labels
+    assert [row["case"] for row in verdict.rows] == labels
     children = run.seed("zero_bit_hashes").spawn(len(pairs))
     full, zero = [], []
     for (u, v), child in zip(pairs, children):
@@ -229,13 +231,13 @@ def test_zero_bit_rates_of_the_claim_are_the_i_star_collision_rates():
         i_star, t_star = GCWS(k, random_state=child).fit(pair).hash(pair)
         zero.append(np.mean(i_star[0] == i_star[1]))
         full.append(np.mean((i_star[0] == i_star[1]) & (t_star[0] == t_star[1])))
-    rates = np.array([row["zero_bit_rate"] for row in verdict.details])
+    rates = np.array([row["estimate"] for row in verdict.rows])
     np.testing.assert_array_equal(rates, zero)
     assert np.all(rates >= np.array(full)) and np.any(rates > np.array(full) + 0.05)
     # exact rescalings v = s u: GMM = 1/s
-    for row in verdict.details:
+    for row in verdict.rows:
         if row["case"] in ("v = 1.5 u", "v = 3 u", "v = 10 u"):
-            assert row["gmm"] == pytest.approx(1 / float(row["case"].split()[2]))
+            assert row["theory"] == pytest.approx(1 / float(row["case"].split()[2]))
 
 
 def test_unknown_budget_and_paper_are_rejected():
