@@ -72,15 +72,6 @@ def test_polynomial_kernel_rows_and_baselines():
     assert np.max(np.abs(kernel.measure(10).kernel_of_distance(r) - kernel.exact(r))) < 2e-6
 
 
-def test_welch_matches_scipy():
-    rng = np.random.default_rng(0)
-    a, b = rng.normal(1.0, 1.0, 7), rng.normal(0.0, 2.0, 9)
-    t, df = E.welch(a, b)
-    assert t == pytest.approx(scipy_stats.ttest_ind(a, b, equal_var=False).statistic, rel=1e-12)
-    assert 6 < df < 16
-    assert E.welch(np.ones(3), np.zeros(3))[0] == math.inf
-
-
 def test_regression_split_and_ridge():
     X_train, y_train, X_test, y_test = E.regression_split(0, 0)
     assert X_train.shape == (354, 10) and X_test.shape == (88, 10)
