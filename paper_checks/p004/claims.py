@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from varlab.claims import Identity, Simulation, claim, seed_for
+from varlab.claims import Simulation, claim, seed_for
 from varlab.testing.verdict import format_number, format_point
 from varlab.theory import orthogonal
 
