@@ -33,7 +33,7 @@ from scipy.spatial.distance import cdist, pdist
 from sklearn.kernel_approximation import PolynomialCountSketch
 from threadpoolctl import threadpool_limits
 
-from varlab.claims import claim, t_threshold
+from varlab.claims import Paired, claim
 from varlab.features import GRFF, RandomMaclaurin
 from varlab.plotting import figure, finish_axes, plt
 from varlab.spectral.polynomial import PolynomialSphere
@@ -176,7 +176,7 @@ def theory_check(budget_name: str, random_state: int) -> list:
        statement="On Fig. 2's data (a seeded subset of its rows) at s = d, the mean squared relative Frobenius error "
                  "of GRFF, GORF (mutual), GORF (separate) and Random Maclaurin over independent trials equals the sum "
                  "of varlab's exact variances over the Gram entries (polynomial kernel a = 3, m = 1 with varlab's "
-                 "shell measure, delta-Gaussian; letter, optdigits).")
+                 "shell measure, delta-Gaussian; letter, optdigits), within 5%.")
 def fig2_theory(run):
     cells = theory_check(run.budget.name, run.budget.random_state)
     points = [point for point, _, _ in cells]
@@ -185,45 +185,32 @@ def fig2_theory(run):
     theory = [expected for _, _, expected in cells]
     return run.agreement(theory=theory, estimate=estimate_, standard_error=se, parameters=points,
                          quantity="mean squared relative Frobenius error",
-                         degrees_of_freedom=cells[0][1].size - 1)
+                         degrees_of_freedom=cells[0][1].size - 1, tolerance=E.THEORY_TOLERANCE, relative=True)
 
 
-@claim("004.fig2.gorf_lowest", source="004, Fig. 2 (GORF has the lowest approximation error)",
-       statement="For the polynomial kernel on the sphere (a = 3, m = 1), GORF's relative Frobenius Gram error "
-                 "is below that of GRFF, Random Maclaurin and TensorSketch at every s = d/2..8d (letter, "
-                 "optdigits; the same number 4s of real features). Judged per cell by Welch's t at the t "
-                 "quantile of 4.5 SE and, where the trials cannot resolve it, by varlab's exact expected "
-                 "errors (GRFF, GORF, RM).")
-def fig2_gorf_lowest(run):
-    by_trials, by_theory, unresolved, lines = [], [], [], []
+def _fig2_trials(run) -> dict:
+    """{cell: (GORF errors, other method's errors)} over the trials, polynomial kernel."""
+    cells = {}
     for name in DATASETS:
         cell = errors(run.budget.name, run.budget.random_state, "polynomial_sphere", name)
-        expected = theory_errors(run.budget.name, run.budget.random_state, "polynomial_sphere", name)
-        for j, s in enumerate(cell["s"]):
-            gorf = cell["GORF"][:, j]
-            for other in ("GRFF", "RM", "TS"):
-                t, df = E.welch(cell[other][:, j], gorf)
-                label = f"{name}/s={s}/{other}"
-                if abs(t) > float(t_threshold(df)):
-                    if t < 0:
-                        by_trials.append(f"{label} ({cell[other][:, j].mean():.4f} vs GORF {gorf.mean():.4f})")
-                elif other in expected:
-                    if expected[other][j] < expected["GORF"][j]:
-                        by_theory.append(f"{label} (exact rms {math.sqrt(expected[other][j]):.4f} vs GORF "
-                                         f"{math.sqrt(expected['GORF'][j]):.4f})")
-                else:
-                    unresolved.append(label)
-        lines.append(f"{name}: " + "; ".join(f"s={s}: " + ", ".join(f"{m} {cell[m][:, j].mean():.4f}"
-                                                                   for m in KERNELS["polynomial_sphere"])
-                                             for j, s in enumerate(cell["s"])))
-    summary = (f"GORF significantly above another method in the trials at {len(by_trials)} comparisons"
-               + (f" ({'; '.join(by_trials[:6])}{' ...' if len(by_trials) > 6 else ''})" if by_trials else "")
-               + f"; above by varlab's exact expected error at {len(by_theory)} unresolved ones"
-               + (f" ({'; '.join(by_theory[:6])}{' ...' if len(by_theory) > 6 else ''})" if by_theory else "")
-               + f"; unresolved (TS, no theory): {len(unresolved)}. Trial means: " + " | ".join(lines)
-               + ". For m = 1 the kernel is (2/9) <x, y> + 7/9, a linear kernel plus a constant, which RM and "
-                 "TS represent with few terms")
-    return run.verdict(not by_trials and not by_theory, summary)
+        for other in ("GRFF", "RM", "TS"):
+            cells.update({f"{name} / s = {s} / {other}": (cell["GORF"][:, j], cell[other][:, j])
+                          for j, s in enumerate(cell["s"])})
+    return cells
+
+
+Paired(id="004.fig2.gorf_lowest", source="004, Fig. 2 (top: polynomial kernel on the unit sphere)",
+       quote="Comparisons of various algorithms for kernel approximation in terms of approximation error across two "
+             "typical stationary indefinite kernels",
+       statement="For the polynomial kernel on the sphere (a = 3, m = 1), GORF's relative Frobenius Gram error is "
+                 "below that of GRFF, Random Maclaurin and TensorSketch at every s = d/2..8d (letter, optdigits; the "
+                 "same number 4s of real features), judged per cell over the trials with the t quantile of n - 1 "
+                 "degrees of freedom (the rule of 004.table2); effect size 0.001 (relative Frobenius error).",
+       note="Stronger than the figure, which only plots the curves (GORF lowest among the slides' methods). For "
+            "m = 1 the kernel is (2/9) <x, y> + 7/9, a linear kernel plus a constant, which RM and TS represent with "
+            "few terms; varlab's exact expected errors are checked in 004.fig2.theory.",
+       trials=_fig2_trials, effect_size=E.TABLE2_EFFECT, quantity="relative Frobenius error",
+       names=("GORF", "other"))
 
 
 @figure("004_fig2", source="004 Fig. 2 (approximation error vs s; optdigits for usps; SRF, DIGMM out of scope)")

@@ -48,7 +48,7 @@ from sklearn.linear_model import RidgeCV
 from threadpoolctl import threadpool_limits
 
 from varlab import _random, datasets
-from varlab.claims import claim, t_threshold
+from varlab.claims import Paired, claim
 from varlab.features import GRFF
 from varlab.features.maclaurin import RandomMaclaurin
 from varlab.plotting import figure, plt
@@ -232,60 +232,44 @@ def table2(budget_name: str, random_state: int) -> dict:
     return out
 
 
-def welch(a, b):
-    """(t, df) of Welch's test of mean(a) - mean(b)."""
-    va, vb = np.var(a, ddof=1) / len(a), np.var(b, ddof=1) / len(b)
-    se = math.sqrt(va + vb)
-    diff = float(np.mean(a) - np.mean(b))
-    t = diff / se if se > 0 else (math.copysign(math.inf, diff) if diff else 0.0)
-    df = (va + vb) ** 2 / (va ** 2 / (len(a) - 1) + vb ** 2 / (len(b) - 1)) if se > 0 else len(a) + len(b) - 2
-    return t, df
-
-
 def _fmt(mean, sd):
     return f"{mean:.4f} ± {sd:.4f}"
 
 
-@claim("004.table2", source="004, Table II (letter; optdigits in place of usps; ijcnn1 not shipped offline)",
-       statement="Table II's reading: GORF (W and V mutually orthogonal) has a lower relative Frobenius "
-                 "Gram error than GRFF in every cell (delta-Gaussian and polynomial kernel on the sphere; "
-                 "letter and optdigits; s = d/2, d, 2d, 8d). Checked per cell by Welch's t over the trials: contradicted where GORF is "
-                 "significantly above GRFF (threshold the t quantile of 4.5 SE), and the cells where GORF "
-                 "is significantly below are listed.")
-def table2_gorf_below_grff(run):
-    results = table2(run.budget.name, run.budget.random_state)
-    details, below, above, unresolved, closest = [], [], [], [], []
-    for (kname, name), cell in results.items():
-        slides = SLIDES_TABLE2[kname][SLIDES_SET[name]]
-        for j, s in enumerate(cell["s"]):
-            t, df = welch(cell["GRFF"][:, j], cell["GORF"][:, j])
-            threshold = float(t_threshold(df))
-            label = f"{kname[:5]}/{name}/s={s}"
-            (below if t > threshold else above if t < -threshold else unresolved).append(f"{label} (t = {t:.1f})")
-            if SLIDES_SET[name] == name:        # same data: which of varlab's GORFs the print is nearer
-                printed = slides["GORF"][j][0]
-                nearer = min(("GORF", "GORF-separate"), key=lambda m: abs(cell[m][:, j].mean() - printed))
-                closest.append(f"{kname[:5]}/s={s}: {nearer} ({cell[nearer][:, j].mean():.3f} vs printed {printed:.3f})")
-            details.append({"kernel": kname, "data": name, "d": cell["d"], "s": s, "trials": len(cell["GRFF"]),
-                            **{m: _fmt(cell[m][:, j].mean(), cell[m][:, j].std(ddof=1)) for m in METHODS},
-                            f"slides GRFF ({SLIDES_SET[name]})": _fmt(*slides["GRFF"][j]),
-                            f"slides GORF ({SLIDES_SET[name]})": _fmt(*slides["GORF"][j]),
-                            "t (GRFF - GORF)": t, "threshold": threshold})
-    size = settings(run.budget.name)
-    summary = (f"n = {size['n']} unit-norm rows, {size['trials']} trials per cell; GORF significantly below "
-               f"GRFF in {len(below)} of {len(details)} cells" + (f"; significantly ABOVE in {', '.join(above)}"
-                                                                  if above else "")
-               + (f"; not resolved: {', '.join(unresolved)}" if unresolved else "")
-               + ". On letter the printed GORF is nearest to varlab's " + "; ".join(closest)
-               + ". optdigits stands in for usps (the slides' usps numbers are beside it); ijcnn1 is not shipped offline")
-    return run.verdict(not above, summary, details=details)
+#: "GORF below GRFF" in Table II's units (relative Frobenius error): below the smallest nonzero
+#: difference the table prints between the two (0.0017, usps s = 2d, polynomial)
+TABLE2_EFFECT = 0.001
+
+
+def _table2_trials(run) -> dict:
+    """{cell: (GORF errors, GRFF errors)} over the trials (independent feature draws)."""
+    return {f"{kname} / {name} / s = {s}": (cell["GORF"][:, j], cell["GRFF"][:, j])
+            for (kname, name), cell in table2(run.budget.name, run.budget.random_state).items()
+            for j, s in enumerate(cell["s"])}
+
+
+Paired(id="004.table2", source="004, Table II (letter; optdigits in place of usps; ijcnn1 not shipped offline)",
+       quote="COMPARISON RESULTS BETWEEN APPLYING ORTHOGONAL SAMPLING AND I.I.D SAMPLING ON STATIONARY INDEFINITE "
+             "KERNELS IN TERMS OF APPROXIMATION ERROR (MEAN ± STD.). THE LOWEST ERROR IS HIGHLIGHTED IN BOLDFACE",
+       statement="GORF (W and V mutually orthogonal) has a lower relative Frobenius Gram error than GRFF in every "
+                 "cell (delta-Gaussian and polynomial kernel on the sphere; letter and optdigits; s = d/2, d, 2d, "
+                 "8d), judged per cell over the trials with the t quantile of n - 1 degrees of freedom; effect size "
+                 "0.001 (relative Frobenius error).",
+       note="Every GORF cell is bold in Table II (usps s = 8d prints GORF = GRFF = 0.0137). Effect size 0.001: below "
+            "the smallest nonzero GRFF - GORF difference printed (0.0017).",
+       trials=_table2_trials, effect_size=TABLE2_EFFECT, quantity="relative Frobenius error",
+       names=("GORF", "GRFF"))
+
+
+#: "equals the sum of exact variances": relative tolerance on the mean squared error
+THEORY_TOLERANCE = 0.05
 
 
 @claim("004.table2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij (unbiased estimators; "
                                    "theory.signed Formulas)", derived_by_varlab=True,
        statement="On Table II's data the mean squared relative Frobenius error of GRFF, GORF (mutual) and "
                  "GORF (separate) over the trials equals sum_{i != j} Var K~_ij / ||K||_F^2 with varlab's "
-                 "exact variances (both kernels, every cell).")
+                 "exact variances within 5% (both kernels, every cell).")
 def table2_theory(run):
     results = table2(run.budget.name, run.budget.random_state)
     size = settings(run.budget.name)
@@ -302,7 +286,8 @@ def table2_theory(run):
                 points.append({"kernel": kname, "data": name, "method": method, "s": s})
     trials = size["trials"]
     return run.agreement(theory=theory, estimate=estimate, standard_error=se, parameters=points,
-                         quantity="mean squared relative Frobenius error", degrees_of_freedom=trials - 1)
+                         quantity="mean squared relative Frobenius error", degrees_of_freedom=trials - 1,
+                         tolerance=THEORY_TOLERANCE, relative=True)
 
 
 # --- regression (Tables III-IV analogue) -------------------------------------------------------
@@ -372,37 +357,30 @@ def regression(budget_name: str, random_state: int) -> dict:
     return out
 
 
-@claim("004.table34", source="004, Tables III-IV (housing; diabetes in place of it, not shipped offline)",
-       statement="Tables III-IV's reading: GORF's regression RMSE is the lowest of the methods varlab can "
-                 "run (GRFF, varlab's separate GORF; for the polynomial kernel also Random Maclaurin and "
-                 "TensorSketch with 4s columns) at s = 2d, 4d, 8d. Checked per cell "
-                 "by Welch's t over the trials: contradicted where another method's RMSE is significantly "
-                 "below GORF's (threshold the t quantile of 4.5 SE).")
-def table34_gorf_lowest(run):
-    results = regression(run.budget.name, run.budget.random_state)
-    details, worse, better, unresolved = [], [], [], []
-    for kname, cell in results.items():
-        slides = SLIDES_REGRESSION[kname]
-        for j, s in enumerate(cell["s"]):
-            row = {"kernel": kname, "s": s, "trials": len(cell["GORF"])}
-            for method in (m for m in cell if m != "s"):
-                values = cell[method][:, j]
-                row[method] = f"{values.mean():.2f} ± {values.std(ddof=1):.2f}"
-                if method != "GORF":
-                    t, df = welch(values, cell["GORF"][:, j])    # > 0: GORF lower
-                    threshold = float(t_threshold(df))
-                    label = f"{kname[:5]}/s={s} vs {method} (t = {t:.1f})"
-                    (better if t > threshold else worse if t < -threshold else unresolved).append(label)
-                    row[f"t ({method} - GORF)"] = t
-            row.update({f"slides {m} (housing)": f"{v[j][0]:.3f} ± {v[j][1]:.3f}" for m, v in slides.items()})
-            details.append(row)
-    summary = (f"{REGRESSION_SET} (80/20 splits, ridge with alpha by leave-one-out CV), "
-               f"{len(next(iter(results.values()))['GORF'])} trials: GORF significantly lower in "
-               f"{len(better)} of {len(better) + len(worse) + len(unresolved)} comparisons"
-               + (f"; significantly HIGHER in {', '.join(worse)}" if worse else "")
-               + (f"; not resolved: {', '.join(unresolved)}" if unresolved else "")
-               + ". Housing is not shipped offline; the slides' RMSEs (housing, $1000s) are not comparable in scale")
-    return run.verdict(not worse, summary, details=details)
+#: "GORF's RMSE is the lowest", in the target's units (diabetes: RMSE about 55): about 2% of
+#: the RMSE, the smallest relative gap Tables III-IV print to the next method (3.472 vs 3.555)
+TABLE34_EFFECT = 1.0
+
+
+def _table34_trials(run) -> dict:
+    """{cell: (GORF RMSEs, other method's RMSEs)} over the trials (one 80/20 split per trial,
+    the same for every method: paired)."""
+    return {f"{kname} / s = {s} / {method}": (cell["GORF"][:, j], cell[method][:, j])
+            for kname, cell in regression(run.budget.name, run.budget.random_state).items()
+            for method in cell if method not in ("s", "GORF") for j, s in enumerate(cell["s"])}
+
+
+Paired(id="004.table34", source="004, Tables III-IV (housing; diabetes in place of it, not shipped offline)",
+       quote="REGRESSION ERROR FOR KERNEL APPROXIMATION METHODS ON POLYNOMIAL KERNEL AND HOUSING DATASET (RMSE: "
+             "MEAN ± STD). THE LOWEST ERROR IS HIGHLIGHTED IN BOLDFACE",
+       statement="GORF's regression RMSE is below that of each method varlab can run (GRFF, varlab's separate GORF; "
+                 "for the polynomial kernel also Random Maclaurin and TensorSketch with 4s columns) at s = 2d, 4d, 8d "
+                 "on diabetes, judged per comparison over the paired splits with the t quantile of n - 1 degrees of "
+                 "freedom; effect size 1.0 (RMSE units).",
+       note="Weaker data than the slides' (diabetes for housing, without SRF and DIGMM). Effect size 1.0: about 2% "
+            "of diabetes' RMSE (about 55), the smallest relative margin the tables bold (3.472 vs 3.555).",
+       trials=_table34_trials, effect_size=TABLE34_EFFECT, quantity="test RMSE",
+       names=("GORF", "other"))
 
 
 # --- figures: the tables as images ---------------------------------------------------------------

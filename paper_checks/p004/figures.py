@@ -13,7 +13,7 @@ from varlab.spectral.signed import DeltaGaussian
 from varlab.theory import polynomial as polynomial_theory
 from varlab.theory import signed as theory
 
-from .claims import (DIMENSIONS, DISTANCES, POLY_A, POLY_DEGREE, POLY_DISTANCES, POLY_MODELS, polynomial, signed,
+from .claims import (DIMENSIONS, DISTANCES, POLY_A, POLY_DEGREE, POLY_DISTANCES, POLY_MODELS, POLYNOMIAL, SIGNED,
                      sizes)
 
 _STYLES = (("grff", "iid", "C0"), ("gorf", "mutual", "C1"), ("gorf_separate", "separate", "C2"))
@@ -29,7 +29,7 @@ def _polynomial_panel(ax, d, budget):
         for (label, kind, colour), model in zip(_STYLES, POLY_MODELS):
             line = polynomial_theory.estimator_variance(measure, d, r, s, kind)[:, 0]
             ax.plot(r, line / base, style, color=colour, label=f"{label}, s = {int(s)}")
-            result = polynomial(budget, model)[d]
+            result = POLYNOMIAL[model, d].result(budget)
             ax.errorbar(POLY_DISTANCES, result.variance[:, column] / base_points,
                         yerr=result.se_variance[:, column] / base_points, fmt="o", color=colour, ms=3)
     ax.set(xlabel="|z|", ylabel="Var / Var(GRFF)", title=f"(a) polynomial (a = 3, m = 1), d = {d}")
@@ -45,7 +45,7 @@ def _delta_panel(ax, d, budget):
         for model, kind, colour in _STYLES:
             line = np.array([float(theory.estimator_variance(measure, d, x, s, kind)) for x in r])
             ax.plot(r, line / base, style, color=colour, label=f"{model}, s = {s}")
-            result = signed(budget, model)[d]
+            result = SIGNED[model, d].result(budget)
             ax.errorbar(DISTANCES, result.variance[:, column] / base_points,
                         yerr=result.se_variance[:, column] / base_points, fmt="o", color=colour, ms=3)
     ax.set(xlabel="|z|", ylabel="Var / Var(GRFF)", title=f"(b) delta-Gaussian, d = {d}")
