@@ -656,8 +656,8 @@ def qmc_high_dim(run):
     lower = [ratios[0]] + ratios[:-1]
     upper = [1.0] + ratios[1:]
     errors = [ses[0]] + [float(np.hypot(a, b)) for a, b in zip(ses[:-1], ses[1:])]
-    parameters = [dict(lower=f"SSobol, d = {QMC_D[0]}", upper="MC")] + [
-        dict(lower=f"d = {a}", upper=f"d = {b}") for a, b in zip(QMC_D[:-1], QMC_D[1:])]
+    parameters = [dict(comparison=f"SSobol at d = {QMC_D[0]} vs MC")] + [
+        dict(comparison=f"d = {a} vs d = {b}") for a, b in zip(QMC_D[:-1], QMC_D[1:])]
     verdict = run.ordering(lower=lower, upper=upper, standard_error=errors, parameters=parameters,
                            quantity=f"SSobol / MC MSE ratio (m = {QMC_M}, s = 1)",
                            effect_size=QMC_EFFECT, names=("lower d", "higher d"))
