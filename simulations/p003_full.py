@@ -1,5 +1,5 @@
 """Paper 003 at the full budget: the claims (100,000 repetitions per point; the high-d moment
-matching and Sobol points at the fractions their summaries state) and the experiments of
+matching and Sobol points at the parts of the budget their claims state) and the experiments of
 ``experiments.SIZES["full"]``: 100 repetitions of the Gram experiments at n = 1000 points (Figs.
 1-2 on LR500, texture, satimage, spambase and optdigits; Fig. 3 on LR500 and texture at m = 2048)
 and Table 1 (claim and figure 003.table1: 5 trials of PCR on 4096 features, up to 8000 training
@@ -8,17 +8,20 @@ out, and why.
 
     nice -n 15 python simulations/p003_full.py [--out simulations/p003] [--only ID ...] [--force]
 
-Resumable at three levels: a finished claim is ``<out>/verdicts/<id>.json``, a finished figure
-``<out>/figures/<id>.png|pdf``, and a finished piece of an experiment (one data set and m of
-Figs. 1-2, one data set and bandwidth of Fig. 3, one data set and trial of Table 1)
-``<out>/pieces/<key>.json``; the simulations of a claim keep their finished blocks under
+Resumable at three levels, all in the budget's store (``claims.BUDGETS["full"].stored_in(out)``,
+``varlab.claims.Store`` JSON-lines files): a finished claim is a record of ``<out>/verdicts.jsonl``
+(the runner ``varlab.claims.run_claims``), a finished piece of an experiment (one data set and m
+of Figs. 1-2, one data set and bandwidth of Fig. 3, one data set and trial of Table 1) a record
+of ``<out>/experiments.jsonl`` (``paper_checks/p003/experiments.py``), and a finished figure is
+``<out>/figures/<id>.png|pdf``; the simulations of a claim keep their finished blocks under
 ``.varlab-checkpoints/p003-full`` (not committed). A rerun skips what exists (``--force`` redoes
 the selected claims and figures). The report ``<out>/report.md`` is rebuilt from the stored
-verdicts after every claim and says which are missing, and which pieces and figures are stored;
-``<out>/timings.json`` holds the seconds each item took.
+verdicts after the claims and says which are missing, and which pieces and figures are stored;
+``<out>/timings.json`` holds the seconds each figure took (a claim's and a piece's are in their
+records, "seconds").
 
 Cost, on the shared 2-core machine of the runs (one BLAS thread, niced at 15; ``<out>/timings.json``
-and the pieces' "seconds" hold the wall times, which the load of other jobs (5-14) stretches up to
+and the records' "seconds" hold the wall times, which the load of other jobs (5-14) stretches up to
 ~7x the CPU time): the claims 32 min; one Gram piece (100 repetitions x 7 samplers, n = 1000)
 from about 1 min (m = 32) to 5.5 min (LR500, m = 2048) of one unloaded core, BLAS-bound (2 m n^2
 multiply-adds per Gram estimate); a Table 1 trial on texture (2,750 rows) 280-530 s wall; a PCR fit on 8000 rows needs an 8000 x 8000 eigendecomposition (about 8.5
@@ -52,6 +55,7 @@ def _experiments(out: Path, budget) -> list:
     from paper_checks.p003 import experiments
 
     size = experiments.sizes(budget)
+    store = claims.store_for(budget, experiments.STORE_NAME)
     lines = ["## Full-budget experiments: what ran", "",
              f"Definition (paper_checks/p003/experiments.py, SIZES['full']): n = {size['n']} points, "
              f"{size['reps']} repetitions x 7 samplers; Figs. 1-2 on {', '.join(size['sets'])}; "
@@ -62,8 +66,8 @@ def _experiments(out: Path, budget) -> list:
              "| experiment | data set | pieces stored | seconds (sum of the stored pieces' wall times) |",
              "|---|---|---|---|"]
     for (what, name), keys in experiments.pieces(budget).items():
-        stored = [out / "pieces" / f"{key}.json" for key in keys if (out / "pieces" / f"{key}.json").exists()]
-        seconds = sum(json.loads(path.read_text())["seconds"] for path in stored)
+        stored = [store.get(key) for key in keys if key in store]
+        seconds = sum(record["seconds"] for record in stored)
         lines.append(f"| {what} | {name} | {len(stored)} of {len(keys)} | {seconds:.0f} |")
     built = [item.id for item in plotting.figures("003") if (out / "figures" / f"{item.id}.png").exists()]
     missing = [item.id for item in plotting.figures("003") if item.id not in built]
@@ -73,10 +77,16 @@ def _experiments(out: Path, budget) -> list:
 
 
 def _report(out: Path, budget) -> None:
-    stored = {p.stem: json.loads(p.read_text()) for p in (out / "verdicts").glob("*.json")}
-    verdicts = [claims.Verdict(**stored[c.id]) for c in claims.claims("003") if c.id in stored]
+    """The report of the stored verdicts (the claims not yet run are named in its title)."""
+    store = claims.store_for(budget, "verdicts")
+    stored = {}
+    for item in claims.claims("003"):
+        key = f"{budget.name}-{budget.random_state}-{item.id}"
+        if key in store:
+            stored[item.id] = claims.Verdict.from_json(
+                {name: value for name, value in store.get(key).items() if name not in ("key", "seconds")})
     missing = [c.id for c in claims.claims("003") if c.id not in stored]
-    claims.write_report(verdicts, out, budget=budget,
+    claims.write_report(list(stored.values()), out, budget=budget,
                         title=f"Paper 003: {claims.paper_title('003')} - claims checked by varlab "
                               f"(full budget; not yet run: {', '.join(missing) or 'none'})")
     report = out / "report.md"
@@ -89,32 +99,18 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="+", help="claim or figure ids (default: all of paper 003)")
     parser.add_argument("--force", action="store_true", help="redo the selected claims and figures")
     args = parser.parse_args(argv)
-    from paper_checks.p003 import experiments
 
-    budget = claims.BUDGETS["full"]
     out = args.out
-    for folder in ("verdicts", "figures", "pieces"):
-        (out / folder).mkdir(parents=True, exist_ok=True)
-    experiments.STORE = out / "pieces"
+    budget = claims.BUDGETS["full"].stored_in(out)
+    (out / "figures").mkdir(parents=True, exist_ok=True)
     timings_path = out / "timings.json"
     timings = json.loads(timings_path.read_text()) if timings_path.exists() else {}
     wanted = lambda item_id: args.only is None or item_id in args.only  # noqa: E731
 
-    def timed(item_id, began):
-        timings[item_id] = round(time.perf_counter() - began, 1)
-        timings_path.write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n")
-        return timings[item_id]
-
     with mc.configure(checkpoint_root=ROOT / ".varlab-checkpoints" / "p003-full"):
-        for item in claims.claims("003"):
-            path = out / "verdicts" / f"{item.id}.json"
-            if not wanted(item.id) or (path.exists() and not args.force):
-                continue
-            began = time.perf_counter()
-            verdict = item.run(budget)
-            path.write_text(json.dumps(verdict.to_json(), indent=1) + "\n")
-            print(f"{item.id}: {verdict.verdict} ({timed(item.id, began):.0f} s)", file=sys.stderr, flush=True)
-            _report(out, budget)
+        claims.run_claims([item for item in claims.claims("003") if wanted(item.id)], budget,
+                          force=args.force)
+        _report(out, budget)
         for item in plotting.figures("003"):
             png = out / "figures" / f"{item.id}.png"
             if not wanted(item.id) or (png.exists() and not args.force):
@@ -125,7 +121,9 @@ def main(argv=None) -> int:
                 fig.savefig(out / "figures" / f"{item.id}.{suffix}", dpi=120,
                             metadata={"CreationDate": None} if suffix == "pdf" else None)
             plotting.plt.close(fig)
-            print(f"figure {item.id} ({timed(item.id, began):.0f} s)", file=sys.stderr, flush=True)
+            timings[item.id] = round(time.perf_counter() - began, 1)
+            timings_path.write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n")
+            print(f"figure {item.id} ({timings[item.id]:.0f} s)", file=sys.stderr, flush=True)
     _report(out, budget)
     return 0
 

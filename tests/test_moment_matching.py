@@ -104,9 +104,12 @@ def test_sphere_moments_are_the_0f1_series():
         assert sympy.simplify(derivation.sphere_moment_series(n, 5) - derivation.hyp0f1_series(n, 5)) == 0
 
 
-@pytest.mark.parametrize("divisor, coefficient", [("m", lambda y: -y * y / 4),
-                                                  ("m-1", lambda y: y / 2 - y * y / 4)])
-def test_bias_is_of_order_one_over_m(divisor, coefficient):
+@pytest.mark.parametrize("divisor", ["m", "m-1"])
+def test_bias_is_of_order_one_over_m(divisor):
+    """The sympy limit of m bias / k is the closed form claim varlab.003.mm_bias uses."""
+    from paper_checks.p003.claims import BIAS_LIMIT
+
+    coefficient = BIAS_LIMIT[divisor]
     y = derivation.y
     assert sympy.simplify(derivation.mm_bias_coefficient(divisor) - coefficient(y)) == 0
     s, m = 1.3, 10 ** 5
@@ -295,14 +298,47 @@ def test_lr500_recipe_is_reproducible_and_cached():
     assert E._correlation(20, 4) is E._correlation(20, 4)
 
 
-def test_full_budget_pieces_keep_their_stored_names():
-    """The full run resumes from simulations/p003/pieces: the names the experiments look up are
-    the stored ones, and Fig. 3's sigma_10NN piece is Figs. 1-2's piece at that m."""
+def test_experiment_pieces_are_kept_in_the_budget_store(tmp_path):
+    """A piece is computed once per store and read back exactly (JSON keeps floats), from the
+    store file by a fresh Store, as the full run resumes."""
     from paper_checks.p003 import experiments as E
-    from varlab.claims import BUDGETS
+    from varlab.claims import Budget, Store
 
-    full = BUDGETS["full"]
+    budget = Budget("unit", 10).stored_in(tmp_path)
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"MC": np.array([[0.1, 1 / 3]]), "MM": [[np.pi, 2.0]]}
+
+    first = E._remember(budget, "piece", compute)
+    again = E._remember(budget, "piece", compute)
+    assert len(calls) == 1
+    stored = Store(tmp_path / f"{E.STORE_NAME}.jsonl").get("piece")
+    for name in ("MC", "MM"):
+        np.testing.assert_array_equal(first[name], again[name])
+        np.testing.assert_array_equal(np.asarray(stored["values"][name]), first[name])
+    assert first["MC"][0, 1] == 1 / 3 and "seconds" in stored
+
+
+def test_full_budget_pieces_keep_their_stored_names():
+    """The full run resumes from its store simulations/p003/experiments.jsonl (the budget's
+    ``stored_in`` directory): the names the experiments look up are the stored ones, every piece of
+    the full definition is there, and Fig. 3's sigma_10NN piece is Figs. 1-2's piece at that m."""
+    from pathlib import Path
+
+    from paper_checks.p003 import experiments as E
+    from varlab.claims import BUDGETS, store_for
+
+    directory = Path(__file__).resolve().parents[1] / "simulations" / "p003"
+    full = BUDGETS["full"].stored_in(directory)
     pieces = E.pieces(full)
+    store = store_for(full, E.STORE_NAME)
+    assert store.path == directory / "experiments.jsonl"
+    for keys in pieces.values():
+        for key in keys:
+            record = store.get(key)
+            assert record["seconds"] > 0 and set(record["values"]) <= set(E.SAMPLERS)
     assert pieces[("Figs. 1-2", "lr500")] == [f"full-20161122-gram-lr500-m{m}-n1000-r100" for m in (512, 1024, 2048)]
     assert len(pieces[("Figs. 1-2", "texture")]) == 7
     for name in E.sizes(full)["sets3"]:

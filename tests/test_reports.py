@@ -53,8 +53,15 @@ BUDGET_DEPENDENT = {
     "002.eq12.ns": "60 paired trials at the test budget (300 at quick) do not resolve the Ns = 10 excess",
     "002.fig2": "4 trials at the test budget (10 at quick): the t quantile of 3 degrees of freedom "
                 "exceeds the slopes' t",
-    "varlab.003.fallback": "the smallest gap has z about -4 at the test budget (-8 at quick; the claim's "
-                           "docstring)",
+    "003.thm1": "inconclusive at the test budget (resolution 0.081 against the tolerance 0.05 in "
+                "coefficient units), confirmed at quick (0.039)",
+    "003.cor1.eq12": "inconclusive at the test budget (resolution 0.098 of V_MC against 0.05), "
+                     "confirmed at quick (0.045)",
+    "varlab.003.phase": "inconclusive at the test budget (relative resolution 0.106 against 0.05), "
+                        "confirmed at quick (0.046)",
+    "varlab.003.fallback": "inconclusive at the test budget (resolution 0.097 of MC's MSE against the "
+                           "effect size 0.05), confirmed from quick on (resolution about 0.043; the "
+                           "claim's note)",
 }
 
 

@@ -10,10 +10,7 @@ the spectral norm (003, Sec. 4).
 """
 from __future__ import annotations
 
-import json
-import time
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 from scipy.sparse.linalg import ArpackNoConvergence, eigsh
@@ -22,6 +19,7 @@ from scipy.stats import random_correlation
 from threadpoolctl import threadpool_limits
 
 from varlab import datasets, spectral
+from varlab.claims import store_for
 from varlab.features.samplers import get_sampler
 
 SAMPLERS = ("MC", "Sobol", "SSobol", "Anti", "CV1", "CV2", "MM")
@@ -228,37 +226,24 @@ BANDWIDTH_FACTORS = (0.5, 1.0, 2.0, 4.0)
 PAPER_TABLE1_LR500 = {"MC": (30.62, 24.34), "Sobol": (30.07, 23.63), "SSobol": (29.30, 24.44),
                       "MM": (29.30, 23.00)}
 
-#: a directory in which finished pieces (one data set, one bandwidth) are stored as JSON, so that
-#: a long run resumes from them (simulations/p003_full.py sets it); None keeps them in memory only
-STORE = None
-_MEMORY: dict = {}
+#: the name of the budget's store of finished pieces (one data set and m, one bandwidth, one
+#: trial): ``varlab.claims.store_for(budget, STORE_NAME)``, a JSON-lines file in ``budget.store``
+#: (simulations/p003_full.py: simulations/p003/experiments.jsonl), in memory without one
+STORE_NAME = "experiments"
 
 
 def sizes(budget) -> dict:
-    """The sizes of ``budget`` (by its name; a fraction "quick/4" counts as "quick")."""
+    """The sizes of ``budget`` (by its name; a part "quick/4" counts as "quick")."""
     return SIZES.get(budget.name.split("/")[0], SIZES["quick"])
 
 
-def _remember(key: str, compute):
-    """compute() ({sampler: array-like}) once per process, and once per STORE directory, where
-    the piece is kept as {"seconds": its compute time, "values": {sampler: nested lists}}."""
-    if key in _MEMORY:
-        return _MEMORY[key]
-    path = None if STORE is None else Path(STORE) / f"{key}.json"
-    if path is not None and path.exists():
-        stored = json.loads(path.read_text())["values"]
-        value = {name: np.asarray(item, dtype=float) for name, item in stored.items()}
-    else:
-        began = time.perf_counter()
-        value = {name: np.asarray(item, dtype=float) for name, item in compute().items()}
-        if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            temporary = path.with_suffix(".tmp")
-            temporary.write_text(json.dumps({"seconds": round(time.perf_counter() - began, 1),
-                                             "values": {name: item.tolist() for name, item in value.items()}}))
-            temporary.replace(path)
-    _MEMORY[key] = value
-    return value
+def _remember(budget, key: str, compute) -> dict:
+    """{sampler: array} of the piece ``key``: from the budget's store, or ``compute()``
+    ({sampler: array-like}) stored there as {"key", "seconds", "values": {sampler: nested lists}}."""
+    record = store_for(budget, STORE_NAME).remember(
+        key, lambda: {"values": {name: np.asarray(item, dtype=float).tolist()
+                                 for name, item in compute().items()}})
+    return {name: np.asarray(item, dtype=float) for name, item in record["values"].items()}
 
 
 def _m_grid(d: int):
@@ -271,7 +256,7 @@ def _gram_piece(budget, name: str, factor: float, m: int) -> dict:
     piece is Figs. 1-2's piece at that m, computed once."""
     size, seed = sizes(budget), budget.random_state
     X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
-    return _remember(gram_key(budget, name, factor, m),
+    return _remember(budget, gram_key(budget, name, factor, m),
                      lambda: gram_errors(X, bandwidth_10nn(X) * factor, [m], size["reps"], seed))
 
 
@@ -338,7 +323,7 @@ def table1(budget) -> dict:
     for name in sizes(budget)["table_sets"]:
         data = load(name, n, random_state=seed % 2 ** 32)
         sigma = bandwidth_10nn(data[0][:1000])
-        stored = [_remember(pcr_key(budget, name, i), lambda: pcr_errors(data, sigma, m, components, i, seed))
+        stored = [_remember(budget, pcr_key(budget, name, i), lambda: pcr_errors(data, sigma, m, components, i, seed))
                   for i in range(trials)]
         out[name] = {sampler: np.stack([piece[sampler] for piece in stored]) for sampler in stored[0]}
     return out

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.claims import ClaimRun, claims
 from varlab.plotting import figure, finish_axes, plt
 from varlab.theory import moment_matching as theory
 
@@ -90,9 +89,7 @@ def table1(budget):
     return fig
 
 
-#: claim ids of "MM beats MC" for each kind of features (their simulations are shown)
-BEATS_CLAIMS = {"complex": "003.mm_beats_mc", "cosine": "varlab.003.mm_beats_mc_cosine",
-                "phase": "varlab.003.mm_beats_mc_phase"}
+BEATS_CLAIMS = claim_module.BEATS_CLAIMS
 
 
 @figure("003_mm_variance", source="varlab: V_MM / V_CV*, the MM bias vs m, and MSE_MM / MSE_MC for "
@@ -102,8 +99,6 @@ def mm_variance(budget):
     d = 5, 50, 500. Middle: m |bias| / k of E_MM against m for both divisors. Right: MSE_MM / MSE_MC
     against s at m = d + 1 and 2(d + 1) (d = 5) for the three kinds of features, exact and as
     simulated by the claims "MM beats MC"."""
-    by_id = {c.id: c for c in claims("003")}
-    run = ClaimRun(by_id["003.cor2.eq15"], budget)
     m = np.unique(np.round(np.logspace(np.log10(3), 4, 60)).astype(int))
     fig, (left, middle, right) = plt.subplots(1, 3, figsize=(16, 4.4))
     for s, colour in zip(claim_module.S_GRID, ("C0", "C1", "C2")):
@@ -113,7 +108,7 @@ def mm_variance(budget):
             bias = theory.mm_moments(s, m, divisor)["bias"] / theory.kernel(scaled_distance=s)
             middle.semilogx(m, m * bias, style, color=colour, label=f"s = {s:g}, divisor {divisor}")
     for (d, k, s_values, share), marker in zip(claim_module.COR2_CASES, ("o", "s", "^")):
-        r = claim_module.mm_simulation(run, d, k, s_values, divisor_budget=share, label=f"d{d}")
+        r = claim_module.COR2_SIMULATIONS[d].result(budget)
         for i, s in enumerate(s_values):
             cv = theory.cv_optimal_variance(scaled_distance=s, m=np.asarray(k))
             colour = f"C{claim_module.S_GRID.index(s)}"
@@ -121,9 +116,8 @@ def mm_variance(budget):
                           ms=4, label=f"simulated d = {d}" if i == 0 else None)
     left.axhline(1.0, color="k", lw=0.8)
     left.set(xlabel="m", ylabel="V_MM / V_CV*", title="V_MM / V_CV* (Cor. 2): exact law, any d <= m-1")
-    unbiased = ClaimRun(by_id["003.mm_unbiased"], budget)
     for divisor, marker in (("m-1", "o"), ("m", "s")):
-        r = claim_module.unbiased_simulation(unbiased, divisor)
+        r = claim_module.BIAS_SIMULATIONS[divisor].result(budget)
         k = np.asarray(claim_module.UNBIASED_K)
         for i, s in enumerate(claim_module.UNBIASED_S):
             scale = k / theory.kernel(scaled_distance=s)
@@ -135,7 +129,7 @@ def mm_variance(budget):
     b = claim_module.BEATS_SIMULATED
     s_line = np.linspace(0.05, 5.0, 100)
     for features, colour in zip(BEATS_CLAIMS, ("C3", "C4", "C5")):
-        r = claim_module.beats_simulation(ClaimRun(by_id[BEATS_CLAIMS[features]], budget), features)
+        r = claim_module.BEATS_SIMULATIONS[features].result(budget)
         for j, (k, style) in enumerate(zip(b["k"], ("-", ":"))):
             mc_line = claim_module.MC_VARIANCE[features](scaled_distance=s_line, m=k)
             exact = theory.mm_moments(s_line, k, "m-1", features)["mse"] / mc_line
