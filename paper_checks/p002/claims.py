@@ -1,9 +1,10 @@
 """Claims of paper 002 (AsK-RFF). Seeds come from the claim ids; simulations at the budget.
 
-Declarations where the check fits a kind (Identity for the exact and quadrature checks, Paired
-for the trials of Eq. 12's subset size, Fig. 2, Table 1 and §5.3); ``@claim`` where a check joins
-the three kernels' simulations (the kinds take one simulation) or has a rule of its own (Prop. 6's
-bound, the regression slope of Fig. 1's masses).
+Declarations where the check fits a kind (Identity for the exact and quadrature checks and the
+typos, Paired for the trials of Eq. 12's subset size, Fig. 2, Table 1 and §5.3); ``@claim`` where
+a check joins the three kernels' simulations (Eq. 7, Eq. 8, the variance, the samplers: the kinds
+take one simulation) or has a rule of its own (the regression slope of Fig. 1's masses, Eq. 12's
+printed sign against the right sign's error, Prop. 6's bound on a power-of-2 grid of M).
 """
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from threadpoolctl import threadpool_limits
 
 from varlab import mc, spectral
 from varlab.claims import (BUDGETS, CONFIRMED, CONTRADICTED, INCONCLUSIVE, Identity, Paired,
-                           Simulation, claim, points, seed_for, t_threshold)
+                           Simulation, claim, points, seed_for)
 from varlab.features import AsKRFF, get_sampler
 from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses, fit_total_masses
+from varlab.testing.agreement import theory_values
 from varlab.testing.simulation import STATISTICS
 from varlab.testing.verdict import format_number
 from varlab.theory import asymmetric as theory
@@ -69,8 +71,6 @@ def _model_theory(kernel, model, statistic):
 def _across_kernels(run, simulations, statistic, quantity):
     """One agreement over the kernels' simulations (rows labelled by kernel), relative tolerance
     RELATIVE_TOLERANCE. (The Agreement kind takes one simulation; see the module docstring.)"""
-    from varlab.testing.agreement import theory_values
-
     estimate, error, reference, rows = [], [], [], []
     for kernel, simulation in simulations.items():
         result = simulation.result(run.budget)
