@@ -4,11 +4,13 @@ spambase and 3000 letter training rows), and the figures 002_fig1, 002_fig2, 002
 
     nice -n 15 python simulations/p002_full.py [--only ID ...] [--out simulations/p002] [--force]
 
-Resumable at two levels: each finished claim is stored as ``<out>/claims/<id>.json`` and each
-figure as ``<out>/figures/<id>.png|pdf`` (a rerun skips what exists; ``--force`` redoes it), and
-each trial of Fig. 2 and Table 1 as ``<out>/units/<key>.json`` (:mod:`paper_checks.p002.units`;
-kept even with ``--force``, delete them to recompute). The report ``<out>/report.md`` is rebuilt
-from the stored verdicts after every run and says which claims are still missing.
+Resumable at two levels, through the budget's store (``Budget.stored_in(out)``, one JSON-lines
+file per store, ``varlab.claims.Store``): each finished claim's verdict is a record of
+``<out>/verdicts.jsonl`` (``varlab.claims.run_claims``; ``--force`` reruns the selected claims),
+and each trial of Fig. 2 and Table 1 a record of ``<out>/units.jsonl`` (kept even with ``--force``;
+delete its lines to recompute them). Figures are ``<out>/figures/<id>.png|pdf`` (a rerun skips
+what exists; ``--force`` redoes it). The report ``<out>/report.md`` is rebuilt from the stored
+verdicts after every run and says which claims are still missing.
 
 Cost, measured on the 2-core machine under load: a Fig. 2 trial is 6 n^2 M_max flops of float64
 BLAS (M_max = 1024 d; frequencies drawn once, Grams accumulated by prefix): about 35 s for one
@@ -18,7 +20,6 @@ on spambase and 10-15 min on letter (3000 rows, 26 one-vs-rest problems per fit,
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -26,7 +27,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from paper_checks.p002 import units  # noqa: E402
 from varlab import claims, plotting  # noqa: E402
 
 
@@ -36,19 +36,11 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "simulations" / "p002")
     parser.add_argument("--force", action="store_true", help="redo finished outputs")
     args = parser.parse_args(argv)
-    budget = claims.BUDGETS["full"]
-    units.STORE = args.out / "units"
-    (args.out / "claims").mkdir(parents=True, exist_ok=True)
+    budget = claims.BUDGETS["full"].stored_in(args.out)
     (args.out / "figures").mkdir(parents=True, exist_ok=True)
     wanted = lambda item_id: args.only is None or item_id in args.only
-    for item in claims.claims("002"):
-        path = args.out / "claims" / f"{item.id}.json"
-        if not wanted(item.id) or (path.exists() and not args.force):
-            continue
-        began = time.perf_counter()
-        verdict = item.run(budget)
-        path.write_text(json.dumps(verdict.to_json(), indent=1))
-        print(f"{item.id}: {verdict.verdict} ({time.perf_counter() - began:.0f} s)", file=sys.stderr, flush=True)
+    everything = claims.claims("002")
+    claims.run_claims([item for item in everything if wanted(item.id)], budget, force=args.force)
     for item in plotting.figures("002"):
         png = args.out / "figures" / f"{item.id}.png"
         if not wanted(item.id) or (png.exists() and not args.force):
@@ -60,10 +52,13 @@ def main(argv=None) -> int:
                         metadata={"CreationDate": None} if suffix == "pdf" else None)
         plotting.plt.close(fig)
         print(f"figure {item.id} ({time.perf_counter() - began:.0f} s)", file=sys.stderr)
-    stored = {p.stem: json.loads(p.read_text()) for p in (args.out / "claims").glob("*.json")}
-    verdicts = [claims.Verdict(**stored[c.id]) for c in claims.claims("002") if c.id in stored]
-    missing = [c.id for c in claims.claims("002") if c.id not in stored]
-    claims.write_report(verdicts, args.out, budget=budget,
+    # the report: the stored verdicts (run_claims reads them back; it runs none of these)
+    stored = claims.store_for(budget, "verdicts")
+    finished = [item for item in everything
+                if f"{budget.name}-{budget.random_state}-{item.id}" in stored]
+    missing = [item.id for item in everything if item.id not in {done.id for done in finished}]
+    claims.write_report(claims.run_claims(finished, budget, log=lambda message: None), args.out,
+                        budget=budget,
                         title=f"Paper 002: {claims.paper_title('002')} - claims checked by varlab (full "
                               f"budget; not yet run: {', '.join(missing) or 'none'})")
     return 0

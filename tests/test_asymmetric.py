@@ -220,3 +220,17 @@ def test_prop6_second_moments_are_the_parts_mean_squared_frequency(kernel, optio
     _, details = theory.prop6_features(kernel, mu.spread, sigma, d, 0.1, 0.1, 2.0)
     assert details["sigma_mu2"] == pytest.approx(
         moments["real_positive"] + moments["real_negative"] + 2 * moments["imaginary_positive"], rel=1e-12)
+
+
+def test_eq7_printed_line_is_a_typo_and_the_right_line_is_the_kernel():
+    """Claim 002.eq7.printed: the printed k_R^+ - k_R^+ - k_I is contradicted exactly (it is -k_I,
+    0 at Delta = 0), while the right k_R^+ - k_R^- - k_I at Delta = 0 is k(0) (Cor. 5)."""
+    from varlab import claims
+
+    claim = next(c for c in claims.claims("002") if c.id == "002.eq7.printed")
+    verdict = claim.run("test")
+    assert (verdict.outcome, verdict.method, verdict.resolution) == ("contradicted", "exact", 0.0)
+    assert "k_R_minus - k_R_plus" in verdict.reason
+    for row in verdict.rows:
+        assert row["printed line at 0"] == 0.0
+        assert row["right line at 0"] == pytest.approx(row["k(0)"], rel=1e-12)

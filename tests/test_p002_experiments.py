@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paper_checks.p002 import gram_error, units
+from paper_checks.p002 import gram_error
+from varlab.claims import Budget
 from varlab.features import AsKRFF
 from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses, fit_total_masses
 
@@ -51,13 +52,44 @@ def test_part_grams_are_the_feature_map_products():
     assert fitted == pytest.approx(direct, rel=1e-9)
 
 
-def test_units_store_and_resume(tmp_path, monkeypatch):
+def test_units_are_kept_in_the_budgets_store_and_resume(tmp_path, monkeypatch):
+    """Fig. 2's trials go to the budget's store "units" (``<store>/units.jsonl``): a second run
+    with the same stored budget reads them back instead of recomputing."""
     calls = []
-    compute = lambda: calls.append(1) or {"accuracy": 0.1 + 0.2, "errors": [1 / 3, 2.5e-17]}
-    monkeypatch.setattr(units, "STORE", None)
-    assert units.cached("k", compute) == compute() and len(calls) == 2       # in memory: recomputed
-    monkeypatch.setattr(units, "STORE", tmp_path)
-    first = units.cached("fig2-x-1", compute)
-    again = units.cached("fig2-x-1", compute)
-    assert len(calls) == 3 and again == first                                # stored: not recomputed
-    assert (tmp_path / "fig2-x-1.json").exists() and not list(tmp_path.glob("*.partial"))
+    original = gram_error._trial
+
+    def counted(*args):
+        calls.append(args)
+        return original(*args)
+
+    monkeypatch.setattr(gram_error, "_trial", counted)
+    monkeypatch.setitem(gram_error.SETTINGS, "unit-p002", (40, 1, 2))
+    budget = Budget("unit-p002", 10).stored_in(tmp_path)
+    first = gram_error.fig2_results(budget)
+    assert len(calls) == 2 * 3 * 2 and (tmp_path / "units.jsonl").exists()
+    gram_error.fig2_results.cache_clear()
+    from varlab.claims import store as store_module
+    monkeypatch.setattr(store_module, "_STORES", {})                 # a new process: read the file
+    again = gram_error.fig2_results(budget)
+    assert len(calls) == 2 * 3 * 2                                   # stored: not recomputed
+    for key in first:
+        np.testing.assert_array_equal(again[key][0], first[key][0])
+
+
+def test_the_committed_full_budget_units_are_read_from_the_store():
+    """The full-budget trials (simulations/p002/units.jsonl, converted from the former per-file
+    units) are found under the keys fig2_results and table1 ask for."""
+    from pathlib import Path
+
+    from varlab.claims import BUDGETS, Store
+
+    out = Path(__file__).resolve().parents[1] / "simulations" / "p002"
+    store = Store(out / "units.jsonl")
+    budget = BUDGETS["full"]
+    for name in gram_error.DATASETS:
+        for kernel in gram_error.KERNELS:
+            for trial in range(gram_error.SETTINGS["full"][2]):
+                record = store.get(f"fig2-full-{budget.random_state}-{name}-{kernel}-{trial}")
+                assert len(record["estimated"]) == len(record["exact"]) == gram_error.SETTINGS["full"][1]
+        for trial in range(10):
+            assert f"table1-full-{budget.random_state}-{name}-{trial}" in store

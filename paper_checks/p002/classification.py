@@ -19,9 +19,9 @@ from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
 from varlab import _random
+from varlab.claims import store_for
 from varlab.features import RFF, AsKRFF
 
-from . import units
 from .gram_error import KERNELS, N_SUBSET, SIGMA, kernel_vector, normalised
 
 DATASETS = ("spambase", "letter")
@@ -95,14 +95,16 @@ def _trial(name, trial, setting, random_state):
 
 
 @functools.lru_cache(maxsize=None)
-def table1(budget_name, random_state):
+def table1(budget):
     """{dataset: {method: (trials,) accuracies in %}} at the budget's setting; each (data set,
-    trial) is a unit of :mod:`.units` (kept on disk by the full-budget run)."""
-    setting = SETTINGS.get(budget_name, SETTINGS["quick"])
+    trial) is a record of the budget's store "units" (``varlab.claims.store_for``: kept on disk
+    where the budget has a store, as in the full-budget run)."""
+    setting = SETTINGS.get(budget.name, SETTINGS["quick"])
+    store, random_state = store_for(budget, "units"), budget.random_state
     out = {}
     for name in DATASETS:
-        trials = [units.cached(f"table1-{budget_name}-{random_state}-{name}-{trial}",
-                               functools.partial(_trial, name, trial, setting, random_state))
+        trials = [store.remember(f"table1-{budget.name}-{random_state}-{name}-{trial}",
+                                 functools.partial(_trial, name, trial, setting, random_state))
                   for trial in range(setting[0])]
         out[name] = {method: np.array([t[method] for t in trials]) for method in METHODS}
     return out

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.claims import Claim, ClaimRun
 from varlab.plotting import figure, finish_axes, plt
 
 from .claims import FIG1_LOG2M, KERNELS, fig1_trials
@@ -17,8 +16,7 @@ _PARTS = (("real_positive", "real pos", "C0"), ("real_negative", "real neg", "C1
 
 @figure("002_fig1", source="002 Figure 1 (estimated vs exact total masses, Eq. 12, Ns = 10)")
 def figure1(budget):
-    run = ClaimRun(Claim("002.eq12", "", "", None), budget)
-    trials, exact = fig1_trials(run)
+    trials, exact = fig1_trials(budget)
     fig, axes = plt.subplots(1, 3, figsize=(14, 4))
     for ax, kernel in zip(axes, KERNELS):
         for index, (part, label, colour) in enumerate(_PARTS):
@@ -41,7 +39,7 @@ _KCOLOURS = {"shift_gaussian": "C0", "sinh_gaussian": "C1", "cosh_gaussian": "C2
                            "(spambase, letter; ijcnn1 and cod-RNA not shipped offline)")
 def figure2(budget):
     from . import gram_error
-    results = gram_error.fig2_results(budget.name, budget.random_state)
+    results = gram_error.fig2_results(budget)
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
     for ax, name in zip(axes, gram_error.DATASETS):
         for kernel, colour in _KCOLOURS.items():
@@ -61,7 +59,7 @@ def figure2(budget):
 @figure("002_table1", source="002 Table 1 (spambase, letter): LinearSVC test accuracy, varlab vs printed")
 def table1(budget):
     from . import classification
-    results = classification.table1(budget.name, budget.random_state)
+    results = classification.table1(budget)
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     methods = classification.METHODS
     x = np.arange(len(methods))

@@ -23,10 +23,9 @@ import scipy.linalg.blas
 from threadpoolctl import threadpool_limits
 
 from varlab import _random, datasets, spectral
+from varlab.claims import store_for
 from varlab.features.asymmetric import asymmetric_gram, fit_total_masses
 from varlab.spectral.asymmetric import kernel_value
-
-from . import units
 
 DATASETS = ("spambase", "letter")
 KERNELS = {"shift_gaussian": "shift", "sinh_gaussian": "beta", "cosh_gaussian": "beta"}
@@ -143,16 +142,18 @@ def _trial(name, kernel, trial, n, log2_max, random_state):
 
 
 @functools.lru_cache(maxsize=None)
-def fig2_results(budget_name, random_state):
+def fig2_results(budget):
     """{(dataset, kernel): (errors with Eq. 12 masses (trials, L), with exact masses, log2(M/d))}
-    at the budget's slice; seeds from ``random_state``, the dataset, kernel and trial; each trial is
-    a unit of :mod:`.units` (kept on disk by the full-budget run)."""
-    n, log2_max, trials = SETTINGS.get(budget_name, SETTINGS["quick"])
+    at the budget's slice; seeds from its ``random_state``, the dataset, kernel and trial; each
+    trial is a record of the budget's store "units" (``varlab.claims.store_for``: kept on disk
+    where the budget has a store, as in the full-budget run)."""
+    n, log2_max, trials = SETTINGS.get(budget.name, SETTINGS["quick"])
+    store, random_state = store_for(budget, "units"), budget.random_state
     out = {}
     for name in DATASETS:
         for kernel in KERNELS:
-            runs = [units.cached(f"fig2-{budget_name}-{random_state}-{name}-{kernel}-{trial}",
-                                 functools.partial(_trial, name, kernel, trial, n, log2_max, random_state))
+            runs = [store.remember(f"fig2-{budget.name}-{random_state}-{name}-{kernel}-{trial}",
+                                   functools.partial(_trial, name, kernel, trial, n, log2_max, random_state))
                     for trial in range(trials)]
             out[(name, kernel)] = (np.array([r["estimated"] for r in runs]),
                                    np.array([r["exact"] for r in runs]), np.arange(1, log2_max + 1))
