@@ -8,7 +8,7 @@
    same draws, whitening and projection (same n, m, d, repetitions; both project c through the
    inverse square root instead of whitening all m rows, as the model does). Target >= 0.6.
 3. The full-budget Fig. 1 time: the Gram experiments of Figs. 1-2 as simulations/p003_full.py
-   recorded them (simulations/p003/pieces/full-*-gram-*.json, one per data set and m), summed per
+   recorded them (simulations/p003/experiments.jsonl, one record per data set and m), summed per
    data set of the full definition (``--figure1-only`` refreshes just that section).
 
 Writes benchmarks/results/moment_matching.md.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import json
 import os
 import platform
 import sys
@@ -61,9 +60,10 @@ def full_budget_figure1() -> list:
     """Lines on the full-budget Fig. 1 time: the wall seconds of the stored pieces
     simulations/p003_full.py recorded, summed per data set of the full definition."""
     from paper_checks.p003 import experiments
-    from varlab.claims import BUDGETS
+    from varlab.claims import BUDGETS, store_for
 
-    store = ROOT / "simulations" / "p003" / "pieces"
+    full = BUDGETS["full"].stored_in(ROOT / "simulations" / "p003")
+    store = store_for(full, experiments.STORE_NAME)
     head = ["## Full-budget Fig. 1 (simulations/p003_full.py)", ""]
     lines = head + ["| data set (n = 1000, 100 repetitions, 7 samplers) | values of m done | seconds |",
                     "|---|---|---|"]
@@ -71,8 +71,8 @@ def full_budget_figure1() -> list:
     for (what, name), keys in experiments.pieces(BUDGETS["full"]).items():
         if what != "Figs. 1-2":
             continue
-        done = {key.split("-m")[-1].split("-")[0]: json.loads((store / f"{key}.json").read_text())["seconds"]
-                for key in keys if (store / f"{key}.json").exists()}
+        done = {key.split("-m")[-1].split("-")[0]: store.get(key)["seconds"]
+                for key in keys if key in store}
         complete &= len(done) == len(keys)
         total += sum(done.values())
         lines.append(f"| {name} | {', '.join(done) or 'none'} (of {len(keys)}) | {sum(done.values()):.0f} |")

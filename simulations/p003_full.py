@@ -78,13 +78,7 @@ def _experiments(out: Path, budget) -> list:
 
 def _report(out: Path, budget) -> None:
     """The report of the stored verdicts (the claims not yet run are named in its title)."""
-    store = claims.store_for(budget, "verdicts")
-    stored = {}
-    for item in claims.claims("003"):
-        key = f"{budget.name}-{budget.random_state}-{item.id}"
-        if key in store:
-            stored[item.id] = claims.Verdict.from_json(
-                {name: value for name, value in store.get(key).items() if name not in ("key", "seconds")})
+    stored = claims.stored_verdicts(claims.claims("003"), budget)
     missing = [c.id for c in claims.claims("003") if c.id not in stored]
     claims.write_report(list(stored.values()), out, budget=budget,
                         title=f"Paper 003: {claims.paper_title('003')} - claims checked by varlab "

@@ -194,6 +194,9 @@ def test_identity_and_paired_declarations():
 
     assert paired("unit.paired.right", 0.05).run("test").outcome == CONFIRMED
     assert paired("unit.paired.wrong", -0.05).run("test").outcome == CONTRADICTED
+    small = Paired(id="unit.paired.small", source="unit", quote="q", statement="s",
+                   trials=trials(0.0002), effect_size=0.0001, quantity="accuracy").run("test")
+    assert small.outcome == INCONCLUSIVE and "trials (now 30) would resolve it" in small.reason
 
 
 def test_a_claim_without_the_papers_words_is_refused():

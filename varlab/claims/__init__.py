@@ -17,7 +17,7 @@ from .kinds import Agreement, Check, Claim, Identity, Ordering, Paired, Rate, Si
 from .registry import GROUP, claims, load, paper_of, paper_title, papers
 from .report import write_report
 from .run import ClaimRun, points, seed_for, simulate_for
-from .runner import check, run_claims
+from .runner import check, run_claims, stored_verdicts
 from .store import Store, store_for
 from .verdict import Verdict
 
@@ -25,4 +25,4 @@ __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", 
            "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Identity", "Ordering",
            "Paired", "Rate", "Simulation", "claim", "GROUP", "claims", "load", "paper_of", "paper_title",
            "papers", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
-           "run_claims", "Store", "store_for", "Verdict"]
+           "run_claims", "stored_verdicts", "Store", "store_for", "Verdict"]

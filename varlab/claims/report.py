@@ -80,10 +80,10 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
         lines += [f"**Tested:** {v.statement}", ""]
         if v.note:
             lines += [f"**Note:** {v.note}", ""]
-        factor = ("" if v.budget_factor is None else
+        factor = ("" if v.budget_factor is None or "resolve it" in v.reason else
                   f" About {format_number(v.budget_factor)}x this budget would resolve it.")
-        lines += [f"**Outcome: {v.outcome}** ({v.method}; {_resolution(v)}). {v.reason}{factor}",
-                  ""]
+        how = _resolution(v) if v.method == "exact" else f"{v.method}; {_resolution(v)}"
+        lines += [f"**Outcome: {v.outcome}** ({how}). {v.reason}{factor}", ""]
     (directory / "report.md").write_text("\n".join(lines) + "\n")
     detail = [f"# {title}: per-point data", "", f"Budget `{budget.name}`. One table per claim "
               f"(the claim's outcome and reason are in [report.md](report.md)).", ""]

@@ -17,7 +17,7 @@ from .budget import Budget
 from .store import store_for
 from .verdict import Verdict
 
-__all__ = ["ClaimRun", "simulate_for", "seed_for", "points"]
+__all__ = ["ClaimRun", "simulate_for", "seed_for", "points", "trials_needed"]
 
 _SIMULATIONS: dict = {}
 
@@ -61,6 +61,39 @@ def _rule(threshold, degrees_of_freedom) -> str:
     low, high = float(np.min(threshold)), float(np.max(threshold))
     span = f"{low:.2f}" if np.isclose(low, high) else f"{low:.2f} to {high:.2f}"
     return f" (threshold: t quantile {span}, few independent trials)"
+
+
+def trials_needed(n_trials: int, factor: float) -> int:
+    """The trials at which t(n' - 1) / sqrt(n') falls to t(n - 1) / sqrt(n) / sqrt(factor): the
+    trials that shrink the resolution of a mean over n trials by sqrt(factor), counting that the
+    t quantile falls as the trials grow (``factor`` is the budget factor at a fixed threshold).
+
+    >>> trials_needed(30, 1.0)
+    30
+    >>> trials_needed(3, 4.0) < 12
+    True
+    """
+    def scale(n):
+        return float(t_threshold(n - 1)) / np.sqrt(n)
+
+    target = scale(n_trials) / np.sqrt(factor)
+    high = n_trials
+    while scale(high) > target:
+        high *= 2
+    low = max(n_trials, high // 2)
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (middle + 1, high) if scale(middle) > target else (low, middle)
+    return int(high)
+
+
+def _trials_text(degrees_of_freedom):
+    """For standard errors from few trials: the budget factor in trials (the fewest cell's)."""
+    if degrees_of_freedom is None:
+        return None
+    n_trials = int(np.min(degrees_of_freedom)) + 1
+    return lambda factor: (f"about {trials_needed(n_trials, factor):,} trials (now {n_trials}) "
+                           f"would resolve it")
 
 
 class ClaimRun:
@@ -114,7 +147,8 @@ class ClaimRun:
         threshold = self._threshold(degrees_of_freedom, theory.size)
         decision = decide_agreement(estimate=estimate, reference=theory, error=standard_error,
                                     threshold=threshold, tolerance=tolerance, relative=relative,
-                                    labels=[format_point(p) for p in parameters])
+                                    labels=[format_point(p) for p in parameters],
+                                    describe_budget=_trials_text(degrees_of_freedom))
         rows = [dict(point, theory=t, estimate=e, SE=s, z=z) for point, t, e, s, z in
                 zip(parameters, theory, estimate, standard_error, decision.z)]
         reason = f"{quantity}: {decision.reason}{_rule(threshold, degrees_of_freedom)}"
@@ -137,7 +171,8 @@ class ClaimRun:
         threshold = self._threshold(degrees_of_freedom, lower.size)
         decision = decide_ordering(lower=lower, upper=upper, error=standard_error,
                                    threshold=threshold, effect_size=effect_size, strict=strict,
-                                   labels=[format_point(p) for p in parameters])
+                                   labels=[format_point(p) for p in parameters],
+                                   describe_budget=_trials_text(degrees_of_freedom))
         a, b = names
         rows = [{**point, a: lo, b: up, f"{b} - {a}": up - lo, "SE": s, "z": z} for
                 point, lo, up, s, z in zip(parameters, lower, upper, standard_error, decision.z)]

@@ -13,11 +13,28 @@ from .report import write_report
 from .store import store_for
 from .verdict import Verdict
 
-__all__ = ["run_claims", "check"]
+__all__ = ["run_claims", "stored_verdicts", "check"]
 
 
 def _log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
+
+
+def _key(budget: Budget, claim_id: str) -> str:
+    return f"{budget.name}-{budget.random_state}-{claim_id}"
+
+
+def _from_record(record: dict) -> Verdict:
+    return Verdict.from_json({name: value for name, value in record.items()
+                              if name not in ("key", "seconds")})
+
+
+def stored_verdicts(items, budget: Budget) -> dict[str, Verdict]:
+    """{claim id: Verdict} of the ``items`` that the budget's store holds (runs nothing)."""
+    budget = as_budget(budget)
+    store = store_for(budget, "verdicts")
+    return {item.id: _from_record(store.get(_key(budget, item.id))) for item in items
+            if _key(budget, item.id) in store}
 
 
 def run_claims(items, budget: Budget, *, force: bool = False, log=_log) -> list[Verdict]:
@@ -27,12 +44,10 @@ def run_claims(items, budget: Budget, *, force: bool = False, log=_log) -> list[
     store = store_for(budget, "verdicts")
     verdicts = []
     for item in items:
-        key = f"{budget.name}-{budget.random_state}-{item.id}"
+        key = _key(budget, item.id)
         began = time.perf_counter()
         if key in store and not force:
-            record = {name: value for name, value in store.get(key).items()
-                      if name not in ("key", "seconds")}
-            verdict = Verdict.from_json(record)
+            verdict = _from_record(store.get(key))
             note = "stored"
         else:
             verdict = item.run(budget)

@@ -61,7 +61,8 @@ def _budget_factor(factors) -> float | None:
 
 
 def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
-                     relative: bool = False, labels=None, n_repetitions=None) -> Decision:
+                     relative: bool = False, labels=None, n_repetitions=None,
+                     describe_budget=None) -> Decision:
     """Decide "estimate equals reference (up to the tolerance)" at every point.
 
     With d the departure (estimate - reference, divided by |reference| if ``relative``), s its
@@ -75,7 +76,8 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
       1/sqrt(n)).
 
     ``labels`` (one string per point) name the worst point in the reason; ``n_repetitions`` (the
-    budget) turns the budget factor into repetitions there. A point with s = 0 (an exact number)
+    budget) turns the budget factor into repetitions there, or ``describe_budget(factor)`` says
+    in words what would resolve it (e.g. a number of trials). A point with s = 0 (an exact number)
     decides on |d| <= e.
     """
     estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
@@ -117,11 +119,13 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
                     f"resolution {resolution:.3g} vs tolerance {tolerance:.3g}, max |z| = "
                     f"{abs(z[worst]):.2f}{_at(labels, worst)}; " +
-                    _needed(factor, n_repetitions, "a departure equal to the tolerance"))
+                    _needed(factor, n_repetitions, "a departure equal to the tolerance",
+                            describe_budget))
 
 
 def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
-                    strict: bool = True, labels=None, n_repetitions=None) -> Decision:
+                    strict: bool = True, labels=None, n_repetitions=None,
+                    describe_budget=None) -> Decision:
     """Decide "lower < upper" at every point (D = upper - lower, s its standard error, e the
     effect size).
 
@@ -172,16 +176,18 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
                     f"resolution {resolution:.3g} vs effect size {effect_size:.3g}, smallest z of "
                     f"B - A = {z[worst]:.2f}{_at(labels, worst)}; " +
                     _needed(factor, n_repetitions, "somewhere A is not below B, by less than the "
-                                                   "effect size"))
+                                                   "effect size", describe_budget))
 
 
 def _at(labels, index: int, before: str = "at ", after: str = "") -> str:
     return "" if labels is None else f" {before}{labels[index]}{after}"
 
 
-def _needed(factor, n_repetitions, why_never: str) -> str:
+def _needed(factor, n_repetitions, why_never: str, describe_budget=None) -> str:
     if factor is None:
         return f"{why_never}: no budget resolves it (is the tolerance what the statement means?)"
+    if describe_budget is not None:
+        return describe_budget(factor)
     if n_repetitions is None:
         return f"about {factor:.3g}x the budget would resolve it"
     return f"about {int(math.ceil(n_repetitions * factor)):,} repetitions would resolve it"
