@@ -83,13 +83,13 @@ def test_regression_split_and_ridge():
 #                    budget against its report) and test_figures (every 004 figure built, theory read back)
 def test_claims_and_figures_are_registered_and_run_at_a_tiny_budget(monkeypatch):
     declared = {c.id: c for c in claims.claims("004")}
-    assert {"004.table2", "004.table2.theory", "004.table34"} <= set(declared)
+    assert {"004.table2", "varlab.004.table2.theory", "004.table34"} <= set(declared)
     assert isinstance(declared["004.table2"], claims.Paired) and isinstance(declared["004.table34"], claims.Paired)
     from varlab.plotting import figures
     assert {"004_table2", "004_table34"} <= {f.id for f in figures("004")}
     monkeypatch.setitem(E.SETTINGS, "tiny", dict(n=60, trials=3, regression_trials=2))
     budget = Budget("tiny", 10)
-    for claim_id in ("004.table2", "004.table2.theory", "004.table34"):
+    for claim_id in ("004.table2", "varlab.004.table2.theory", "004.table34"):
         verdict = declared[claim_id].run(budget)
         # 2-3 trials cannot resolve the tolerance: never confirmed, and nothing contradicts it
         assert verdict.outcome == INCONCLUSIVE and verdict.resolution > verdict.tolerance, verdict.reason

@@ -42,28 +42,13 @@ EXPENSIVE |= {"000.tables12.gmm_beats_rbf", "000.tables12.gmm_beats_rbf_scaled",
               "000.sec5.gcws_fewer_samples_scaled", "000.sec5.b8_close_to_full"}
 
 
-#: claims of 002-004 whose verdict at the test budget is not the committed one: the committed
-#: budget resolves what the test budget cannot. tests/test_claims.py compares them at the test
-#: budget with tests/reports; here (slow) they are regenerated at the committed budget and their
-#: outcome compared: verdict and summary. Not every number: theirs pass through ill-conditioned
-#: fits (Eq. 12's constrained least squares, per-trial log-log slopes), which carry a last-bit
-#: difference of BLAS or libm between CPUs to ~1e-5 relative (measured: the committed reports'
-#: machine against an AMD EPYC: 6e-6 in 002.eq12.ns, 1.2e-5 in 002.fig2).
-BUDGET_DEPENDENT = {
-    "002.eq12.ns": "60 paired trials at the test budget (300 at quick) do not resolve the sinh-Gaussian's "
-                   "margin below the factor 2 (z = 2.5 at test, 7.6 at quick)",
-    "002.fig2": "4 trials at the test budget (10 at quick): the t quantile of 3 degrees of freedom "
-                "exceeds the slopes' t",
-    "003.thm1": "inconclusive at the test budget (resolution 0.081 against the tolerance 0.05 in "
-                "coefficient units), confirmed at quick (0.039)",
-    "003.cor1.eq12": "inconclusive at the test budget (resolution 0.098 of V_MC against 0.05), "
-                     "confirmed at quick (0.045)",
-    "varlab.003.phase": "inconclusive at the test budget (relative resolution 0.106 against 0.05), "
-                        "confirmed at quick (0.046)",
-    "varlab.003.fallback": "inconclusive at the test budget (resolution 0.097 of MC's MSE against the "
-                           "effect size 0.05), confirmed from quick on (resolution about 0.043; the "
-                           "claim's note)",
-}
+#: the claims of 002-004 are compared record for record at the test budget by
+#: tests/test_claims.py (tests/reports); here (slow) every one of them that is cheap at the
+#: committed budget is regenerated there and its outcome and reason compared with the committed
+#: report. Not every number: some pass through ill-conditioned fits (Eq. 12's constrained least
+#: squares, per-trial log-log slopes), which carry a last-bit difference of BLAS or libm between
+#: CPUs to ~1e-5 relative (measured: 6e-6 in 002.eq12.ns, 1.2e-5 in 002.fig2).
+SLOW_PAPERS = ("002", "003", "004")
 
 
 def _committed(paper):
@@ -151,9 +136,13 @@ def test_regenerated_claim_matches_the_committed_report(paper, claim_id):
     assert asdict(budget)["name"] == record["budget"]
 
 
+def _slow_cases():
+    return [pytest.param(c.id, id=c.id) for paper in SLOW_PAPERS for c in claims.claims(paper)]
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("claim_id", sorted(BUDGET_DEPENDENT))
-def test_budget_dependent_claim_has_the_committed_outcome_at_the_committed_budget(claim_id):
+@pytest.mark.parametrize("claim_id", _slow_cases())
+def test_claim_has_the_committed_outcome_at_the_committed_budget(claim_id):
     item = next(c for c in claims.claims() if c.id == claim_id)
     payload = _committed(item.paper)
     record = next(r for r in payload["claims"] if r["id"] == claim_id)

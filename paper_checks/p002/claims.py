@@ -160,7 +160,7 @@ def _corollary5():
 
 
 Identity(
-    id="002.cor5", source="002, Cor. 5 (Eq. 6), Eq. (2)-(3)", derived_by_varlab=True,
+    id="varlab.002.cor5", source="002, Cor. 5 (Eq. 6), Eq. (2)-(3)", derived_by_varlab=True,
     statement="||mu_R+|| - ||mu_R-|| = k(0) and ||mu_I+|| = ||mu_I-||; varlab's 1-D total masses "
               "equal the d-dimensional integrals of the Jordan parts of the printed transforms.",
     note="Floating point: Cor. 5 to 1e-12, the masses against 2-D quadrature to 1e-9 (absolute, "
@@ -223,7 +223,7 @@ def eq8_feature_maps(run):
                            "mean of left(x).right(y) (varlab.features.AsKRFF)")
 
 
-@claim("002.variance", source="002, Eq. (7); variance derived by varlab", derived_by_varlab=True,
+@claim("varlab.002.variance", source="002, Eq. (7); variance derived by varlab", derived_by_varlab=True,
        statement="Var s(D) = V(D)/M with V the closed form of varlab.theory.asymmetric, within 5% "
                  "at 12 points (the sample variance of claim 002.eq7's simulation).")
 def variance(run):

@@ -171,7 +171,7 @@ def theory_check(budget_name: str, random_state: int) -> list:
     return out
 
 
-@claim("004.fig2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij for unbiased estimators "
+@claim("varlab.004.fig2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij for unbiased estimators "
                                  "(theory.polynomial, theory.signed)", derived_by_varlab=True,
        statement="On Fig. 2's data (a seeded subset of its rows) at s = d, the mean squared relative Frobenius error "
                  "of GRFF, GORF (mutual), GORF (separate) and Random Maclaurin over independent trials equals the sum "

@@ -116,7 +116,7 @@ def theorem5_printed(run):
     return _gap_agreement(run, orthogonal.variance_gap_printed(dimension=d, distance=r, k=s), "the printed G_k")
 
 
-@claim("004.thm5.derived", source="varlab's derivation of 004 'Theorem 5' (blocks of d, partial last block)",
+@claim("varlab.004.thm5.derived", source="varlab's derivation of 004 'Theorem 5' (blocks of d, partial last block)",
        statement="Var(K_ORF(z)) - Var(K_RFF(z)) = P(s, d)/s^2 [1F1(d; d/2; -|z|^2/2) - exp(-|z|^2)] for the "
                  "Gaussian kernel, P(s, d) = q d(d-1) + r(r-1), s = q d + r (= (s-1)/s [...] for s <= d), "
                  "within 5% of Var(K_RFF(z)).",
@@ -126,7 +126,7 @@ def theorem5_derived(run):
     return _gap_agreement(run, orthogonal.variance_gap(dimension=d, distance=r, k=s), "varlab's G_k")
 
 
-@claim("004.orf.variance", source="varlab, ORF variance V_1/s + P(s,d)/s^2 C (004 'Theorem 5')",
+@claim("varlab.004.orf.variance", source="varlab, ORF variance V_1/s + P(s,d)/s^2 C (004 'Theorem 5')",
        statement="The ORF estimator's variance is orthogonal.orf_variance(d, |z|, s) (Gaussian kernel), "
                  "within 5% of it.",
        derived_by_varlab=True)
@@ -292,7 +292,7 @@ def grff_unbiased(run):
                          parameters=points, quantity="mean of GRFF / GORF", tolerance=BIAS_TOLERANCE)
 
 
-@claim("004.gorf.variance", source="varlab: Var = (P^2 V+ + N^2 V-)/s + [P^2 pairs C+ + N^2 pairs C- - "
+@claim("varlab.004.gorf.variance", source="varlab: Var = (P^2 V+ + N^2 V-)/s + [P^2 pairs C+ + N^2 pairs C- - "
                                    "2PN c H0]/s^2 (004 'Variance Reduction', G+, G-, H)",
        statement="The variances of GRFF, GORF (mutual) and GORF (separate) are theory.signed.estimator_variance, "
                  "within 5% of it.",
@@ -323,7 +323,7 @@ def gorf_below_grff(run):
                          quantity="Var / Var(GRFF) exact")
 
 
-@claim("004.gorf.mutual_vs_separate", source="varlab (beyond 004): mutual vs separate orthogonality",
+@claim("varlab.004.gorf.mutual_vs_separate", source="varlab (beyond 004): mutual vs separate orthogonality",
        statement="GORF with W and V mutually orthogonal has a variance nowhere above that of W and V each "
                  "orthogonalised on its own by more than 5% of Var(GRFF) (delta-Gaussian; d = 4, 16, 64; "
                  "|z| in 0.5..5; s = d/2..8d).",
@@ -387,7 +387,7 @@ def polynomial_unbiased(run):
     return _poly_agreement(run, "mean", theory, "mean of GRFF / GORF, polynomial kernel", 0.02)
 
 
-@claim("004.polynomial.variance", source="varlab: theory.polynomial.estimator_variance (004 'Variance Reduction' "
+@claim("varlab.004.polynomial.variance", source="varlab: theory.polynomial.estimator_variance (004 'Variance Reduction' "
                                          "G+, G-, H with exact sums over the shells)", derived_by_varlab=True,
        statement="The variances of GRFF, GORF (mutual) and GORF (separate) for the polynomial kernel on the sphere "
                  "(a = 3, m = 1; varlab's shell measure) are theory.polynomial.estimator_variance within 5% of it "

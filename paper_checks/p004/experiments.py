@@ -265,7 +265,7 @@ Paired(id="004.table2", source="004, Table II (letter; optdigits in place of usp
 THEORY_TOLERANCE = 0.05
 
 
-@claim("004.table2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij (unbiased estimators; "
+@claim("varlab.004.table2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij (unbiased estimators; "
                                    "theory.signed Formulas)", derived_by_varlab=True,
        statement="On Table II's data the mean squared relative Frobenius error of GRFF, GORF (mutual) and "
                  "GORF (separate) over the trials equals sum_{i != j} Var K~_ij / ||K||_F^2 with varlab's "
