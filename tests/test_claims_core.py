@@ -295,3 +295,27 @@ def test_agreement_on_part_of_a_shared_simulations_k_grid():
     with pytest.raises(ValueError, match="k grid"):
         Agreement(id="unit.shared.off", source="unit", quote="q", statement="s", model=shared,
                   theory=_variance, statistic="variance", k=(2,), tolerance=0.1).run("test")
+
+
+def test_declarations_read_several_simulations_and_differences():
+    """A tuple of shared simulations (rows named by their options) and a Difference of two."""
+    budget = Budget("unit", 20_000)
+    phase = claims.Simulation("unit.several", "phase", "rff", (1, 4), dict(rho=0.5, gamma=1.0))
+    cosine = claims.Simulation("unit.several", "cosine", "rff_no_phase", (2,),
+                               dict(rho=0.5, gamma=1.0))
+
+    def theory(k, rho, gamma):
+        return np.where(k == 2, rff.no_phase_variance(rho=rho, gamma=gamma),
+                        rff.variance(rho=rho, gamma=gamma)) / k
+
+    both = Agreement(id="unit.several", source="unit", quote="q", statement="s",
+                     model=(phase, cosine), theory=theory, statistic="variance", tolerance=0.1)
+    verdict = both.run(budget)
+    assert [row["k"] for row in verdict.rows] == [1, 4, 2] and verdict.outcome == CONFIRMED
+    gap = Agreement(id="unit.difference", source="unit", quote="q", statement="s",
+                    model=claims.Difference(phase, claims.Simulation(
+                        "unit.several", "phase2", "rff_no_phase", (1, 4), dict(rho=0.5, gamma=1.0))),
+                    theory=lambda k, rho, gamma: (rff.variance(rho=rho, gamma=gamma)
+                                                  - rff.no_phase_variance(rho=rho, gamma=gamma)) / k,
+                    statistic="variance", tolerance=0.1)
+    assert gap.run(budget).outcome == CONFIRMED

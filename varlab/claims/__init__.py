@@ -13,7 +13,8 @@ three outcomes (confirmed, contradicted, inconclusive; ``varlab.testing.outcomes
 from ..mc.stats import Z_MAX, t_threshold
 from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
 from .budget import BUDGETS, Budget, budget
-from .kinds import Agreement, Check, Claim, Identity, Ordering, Paired, Rate, Simulation, claim
+from .kinds import (Agreement, Check, Claim, Difference, Identity, Ordering, Paired, Rate,
+                    Simulation, claim)
 from .registry import GROUP, claims, load, paper_of, paper_title, papers
 from .report import write_report
 from .run import ClaimRun, points, seed_for, simulate_for
@@ -22,7 +23,7 @@ from .store import Store, store_for
 from .verdict import Verdict
 
 __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",
-           "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Identity", "Ordering",
+           "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Difference", "Identity", "Ordering",
            "Paired", "Rate", "Simulation", "claim", "GROUP", "claims", "load", "paper_of", "paper_title",
            "papers", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
            "run_claims", "stored_verdicts", "Store", "store_for", "Verdict"]

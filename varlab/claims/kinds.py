@@ -21,6 +21,7 @@ A new agreement claim is about ten lines::
 """
 from __future__ import annotations
 
+import inspect
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from ..testing.agreement import theory_values
+from ..theory.formula import Formula
 from ..testing.grid import broadcast_shape, product_grid
 from ..testing.simulation import STATISTICS
 from .budget import budget as as_budget
@@ -36,7 +38,7 @@ from .registry import register
 from .run import ClaimRun, points, simulate_for
 from .verdict import Verdict
 
-__all__ = ["Claim", "Simulation", "Agreement", "Ordering", "Rate", "Identity", "Paired", "Check",
+__all__ = ["Claim", "Simulation", "Difference", "Agreement", "Ordering", "Rate", "Identity", "Paired", "Check",
            "claim"]
 
 
@@ -73,6 +75,92 @@ class Simulation:
         """The SimulationResult at ``budget`` (a Budget or its name)."""
         return simulate_for(self.owner, as_budget(budget).part(self.share), self.model,
                             label=self.label, k=np.asarray(self.k), **self.arguments())
+
+
+@dataclass(frozen=True)
+class Difference:
+    """The difference of two independent simulations on the same grid (``first`` minus
+    ``second``, each a :class:`Simulation`): its statistics are the differences and its standard
+    errors their root sum of squares; e.g. Var(ORF) - Var(RFF) against a formula for the gap."""
+
+    first: Simulation
+    second: Simulation
+
+    def result(self, budget) -> "_DifferenceResult":
+        """The difference of the two SimulationResults at ``budget``."""
+        a, b = self.first.result(budget), self.second.result(budget)
+        if a.mean.shape != b.mean.shape or not np.array_equal(a.k, b.k):
+            raise ValueError(f"a Difference needs two simulations on one grid, got {a.model} "
+                             f"{a.mean.shape} and {b.model} {b.mean.shape}")
+        return _DifferenceResult(a, b)
+
+
+class _DifferenceResult:
+    """What a declaration reads of a SimulationResult, for the difference of two."""
+
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+        self.k, self.n_points, self.options = first.k, first.n_points, first.options
+        self.model = f"{first.model} - {second.model}"
+
+    def point(self, index: int) -> dict:
+        return self.first.point(index)
+
+    def __getattr__(self, name):
+        if name.startswith("se_"):
+            return np.hypot(getattr(self.first, name), getattr(self.second, name))
+        if name in STATISTICS:
+            return getattr(self.first, name) - getattr(self.second, name)
+        raise AttributeError(name)
+
+
+def _sources(claim, source, label: str, k, grid, product: bool, share: int) -> tuple:
+    """The simulations a declaration reads: a model name (simulated for this claim), a
+    Simulation, a Difference, or a tuple of those (their points concatenated)."""
+    if isinstance(source, (tuple, list)):
+        return tuple(item for part in source
+                     for item in _sources(claim, part, label, k, grid, product, share))
+    if isinstance(source, (Simulation, Difference)):
+        return (source,)
+    return (Simulation(claim.id, label, source, tuple(k), grid, product, share),)
+
+
+def _labelled(result, p: int, k) -> list[dict]:
+    """Rows of point ``p`` of a result: its parameters, its options (which name the simulation
+    when a declaration reads several) and k."""
+    options = {name: value for name, value in result.options.items()
+               if isinstance(value, (str, int, float, bool))}
+    return [{**result.point(p), **options, "k": int(kk)} for kk in k]
+
+
+def _theory_point(theory, point: dict, options: dict) -> dict:
+    """The arguments of a callable theory at a point: the parameters, plus the simulation's
+    options that the callable names (all of them if it takes ``**kwargs``)."""
+    if isinstance(theory, Formula) or not options:
+        return point
+    signature = inspect.signature(theory).parameters.values()
+    if any(p.kind is p.VAR_KEYWORD for p in signature):
+        return {**point, **options}
+    names = {p.name for p in signature}
+    return {**point, **{name: value for name, value in options.items() if name in names}}
+
+
+def _read(sources, budget, statistic: str, selected_k, theory=None):
+    """Flat (estimate, standard error, theory or None, rows) over every source and point."""
+    estimates, errors, expected, rows = [], [], [], []
+    for source in sources:
+        result = source.result(budget)
+        columns = _columns(result.k, selected_k)
+        k = result.k[columns]
+        estimates.append(np.ravel(getattr(result, statistic)[:, columns]))
+        errors.append(np.ravel(getattr(result, STATISTICS[statistic])[:, columns]))
+        for p in range(result.n_points):
+            rows += _labelled(result, p, k)
+            if theory is not None:
+                expected.append(theory_values(theory, k, _theory_point(
+                    theory, result.point(p), result.options)))
+    return (np.concatenate(estimates), np.concatenate(errors),
+            None if theory is None else np.concatenate(expected), rows)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -127,12 +215,6 @@ def _caller_module() -> str:
     return ""
 
 
-def _simulation(claim: Claim, source, label: str, k, grid, product: bool, share: int) -> Simulation:
-    if isinstance(source, Simulation):
-        return source
-    return Simulation(claim.id, label, source, tuple(k), grid, product, share)
-
-
 def _columns(k_grid, selected) -> np.ndarray:
     """The indices of ``selected`` k values in ``k_grid`` (all when none are selected)."""
     if not len(selected):
@@ -150,10 +232,14 @@ def _check_statistic(statistic: str) -> None:
 
 @dataclass(frozen=True, kw_only=True)
 class Agreement(Claim):
-    """``statistic`` of ``model`` (a model name, or a shared :class:`Simulation`) equals
-    ``theory`` at every grid point and k. ``theory``: a Formula or ``theory(k, **point)`` (the
-    convention of ``varlab.testing.check_agreement``); ``tolerance``: relative to |theory| if
-    ``relative``, else in the statistic's units."""
+    """``statistic`` of ``model`` equals ``theory`` at every grid point and k.
+
+    ``model``: a model name (simulated for this claim over ``grid`` and ``k``), a shared
+    :class:`Simulation`, a :class:`Difference`, or a tuple of these (their points
+    concatenated; with shared simulations, ``k`` selects the k values judged). ``theory``: a
+    Formula or ``theory(k, **point)`` (the convention of ``varlab.testing.check_agreement``; a
+    callable also gets the simulation's options that it names, e.g. ``kernel``).
+    ``tolerance``: relative to |theory| if ``relative``, else in the statistic's units."""
 
     model: object
     theory: Callable
@@ -171,25 +257,22 @@ class Agreement(Claim):
         super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
-        simulation = _simulation(self, self.model, self.label or self.statistic, self.k,
-                                 self.grid, self.product, self.share)
-        result = simulation.result(run.budget)
-        columns = _columns(result.k, self.k if isinstance(self.model, Simulation) else ())
-        k = result.k[columns]
-        theory = np.stack([theory_values(self.theory, k, result.point(p))
-                           for p in range(result.n_points)])
-        return run.agreement(theory=theory, estimate=getattr(result, self.statistic)[:, columns],
-                             standard_error=getattr(result, STATISTICS[self.statistic])[:, columns],
-                             parameters=points(result, k),
-                             quantity=f"{self.statistic} of {result.model}",
+        sources = _sources(self, self.model, self.label or self.statistic, self.k, self.grid,
+                           self.product, self.share)
+        shared = not isinstance(self.model, str)
+        estimate, error, theory, rows = _read(sources, run.budget, self.statistic,
+                                              self.k if shared else (), self.theory)
+        models = ", ".join(dict.fromkeys(source.result(run.budget).model for source in sources))
+        return run.agreement(theory=theory, estimate=estimate, standard_error=error,
+                             parameters=rows, quantity=f"{self.statistic} of {models}",
                              tolerance=self.tolerance, relative=self.relative)
 
 
 @dataclass(frozen=True, kw_only=True)
 class Ordering(Claim):
-    """``statistic`` of ``lower`` is below that of ``upper`` (each a model name simulated
-    independently over the grid, or a shared :class:`Simulation` on the same grid) at every
-    point and k. ``effect_size``: the violation the statement cares about, in the statistic's
+    """``statistic`` of ``lower`` is below that of ``upper`` at every point and k: each a model
+    name simulated independently over the grid, or (as for :class:`Agreement`) a shared
+    :class:`Simulation`, a :class:`Difference` or a tuple of these, on matching grids. ``effect_size``: the violation the statement cares about, in the statistic's
     units; ``strict``: "below" (seen below everywhere) or, if False, "not above by more than the
     effect size"."""
 
@@ -208,19 +291,22 @@ class Ordering(Claim):
         super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
-        a = _simulation(self, self.lower, f"A:{self.lower}", self.k, self.grid, self.product,
-                        self.share).result(run.budget)
-        b = _simulation(self, self.upper, f"B:{self.upper}", self.k, self.grid, self.product,
-                        self.share).result(run.budget)
-        if a.mean.shape != b.mean.shape:
+        shared = not isinstance(self.lower, str)
+        selected = self.k if shared else ()
+        lower = _sources(self, self.lower, f"A:{self.lower}", self.k, self.grid, self.product,
+                         self.share)
+        upper = _sources(self, self.upper, f"B:{self.upper}", self.k, self.grid, self.product,
+                         self.share)
+        a, se_a, _, rows = _read(lower, run.budget, self.statistic, selected)
+        b, se_b, _, rows_b = _read(upper, run.budget, self.statistic, selected)
+        if len(rows) != len(rows_b):
             raise ValueError(f"claim {self.id}: A and B are simulated on different grids "
-                             f"({a.mean.shape} and {b.mean.shape})")
-        se = STATISTICS[self.statistic]
-        return run.ordering(lower=getattr(a, self.statistic), upper=getattr(b, self.statistic),
-                            standard_error=np.hypot(getattr(a, se), getattr(b, se)),
-                            parameters=points(a), quantity=self.statistic,
-                            effect_size=self.effect_size, strict=self.strict,
-                            names=(a.model, b.model))
+                             f"({len(rows)} and {len(rows_b)} points)")
+        names = tuple(", ".join(dict.fromkeys(s.result(run.budget).model for s in side))
+                      for side in (lower, upper))
+        return run.ordering(lower=a, upper=b, standard_error=np.hypot(se_a, se_b),
+                            parameters=rows, quantity=self.statistic,
+                            effect_size=self.effect_size, strict=self.strict, names=names)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -243,8 +329,9 @@ class Rate(Claim):
         super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
-        result = _simulation(self, self.model, f"rate:{self.statistic}", self.k, self.grid,
-                             self.product, self.share).result(run.budget)
+        (source,) = _sources(self, self.model, f"rate:{self.statistic}", self.k, self.grid,
+                             self.product, self.share)
+        result = source.result(run.budget)
         value = np.abs(getattr(result, self.statistic))
         log_se = getattr(result, STATISTICS[self.statistic]) / value
         x = np.log(result.k.astype(float))
