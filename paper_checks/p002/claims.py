@@ -1,10 +1,12 @@
 """Claims of paper 002 (AsK-RFF). Seeds come from the claim ids; simulations at the budget.
 
-Declarations where the check fits a kind (Identity for the exact and quadrature checks and the
-typos, Paired for the trials of Eq. 12's subset size, Fig. 2, Table 1 and §5.3); ``@claim`` where
-a check joins the three kernels' simulations (Eq. 7, Eq. 8, the variance, the samplers: the kinds
-take one simulation) or has a rule of its own (the regression slope of Fig. 1's masses, Eq. 12's
-printed sign against the right sign's error, Prop. 6's bound on a power-of-2 grid of M).
+Declarations where the check fits a kind: Agreement for Eq. (7)-(8), the variance and the
+samplers' laws (tuples of shared simulations, one per kernel or sampler, rows named by their
+options), Identity for the exact and quadrature checks and the typos, Paired for the trials of
+Eq. 12's subset size, Fig. 2, Table 1 and §5.3. ``@claim`` where a check has a rule of its own:
+the acceptance rates (the sampler's proposal count, no mc model), the regression slope of
+Fig. 1's independent fits, Eq. (12)'s printed sign (an error bound measured by the same fit),
+Prop. 6's first M on a power-of-2 grid.
 """
 from __future__ import annotations
 
@@ -18,12 +20,10 @@ import sympy
 from threadpoolctl import threadpool_limits
 
 from varlab import mc, spectral
-from varlab.claims import (BUDGETS, CONFIRMED, CONTRADICTED, INCONCLUSIVE, Identity, Paired,
-                           Simulation, claim, points, seed_for)
+from varlab.claims import (BUDGETS, CONFIRMED, CONTRADICTED, INCONCLUSIVE, Agreement, Identity,
+                           Paired, Simulation, claim, seed_for)
 from varlab.features import AsKRFF, get_sampler
 from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses, fit_total_masses
-from varlab.testing.agreement import theory_values
-from varlab.testing.simulation import STATISTICS
 from varlab.testing.verdict import format_number
 from varlab.theory import asymmetric as theory
 
@@ -59,30 +59,18 @@ ASKRFF = _kernel_simulations("002.eq7", "askrff")
 FEATURE_MAP = _kernel_simulations("002.eq8", "askrff_feature_map")
 
 
-def _model_theory(kernel, model, statistic):
-    """theory(k, **point) of ``model``'s ``statistic`` for ``kernel``: its target (the kernel
-    value) for the mean, its closed form (``varlab.theory.asymmetric``) for the variance."""
-    instance = mc.model_class(model)(kernel=kernel)
-    if statistic == "mean":
-        return lambda k, **point: instance.target(**point)
-    return lambda k, **point: instance.theory(k, **point)[statistic]
+def kernel_value(k, *, dimension, distance, kernel, sigma, magnitude, angle):
+    """The theory of the estimators' mean: the kernel value k(D) at the point (the models'
+    ``target``; a callable theory gets the simulation's options that it names)."""
+    return mc.model_class("askrff")(kernel=kernel, sigma=sigma, magnitude=magnitude,
+                                    angle=angle).target(dimension, distance)
 
 
-def _across_kernels(run, simulations, statistic, quantity):
-    """One agreement over the kernels' simulations (rows labelled by kernel), relative tolerance
-    RELATIVE_TOLERANCE. (The Agreement kind takes one simulation; see the module docstring.)"""
-    estimate, error, reference, rows = [], [], [], []
-    for kernel, simulation in simulations.items():
-        result = simulation.result(run.budget)
-        formula = _model_theory(kernel, simulation.model, statistic)
-        reference.append(np.stack([theory_values(formula, result.k, result.point(p))
-                                   for p in range(result.n_points)]).ravel())
-        estimate.append(getattr(result, statistic).ravel())
-        error.append(getattr(result, STATISTICS[statistic]).ravel())
-        rows += [{"kernel": kernel, **row} for row in points(result)]
-    return run.agreement(theory=np.concatenate(reference), estimate=np.concatenate(estimate),
-                         standard_error=np.concatenate(error), parameters=rows, quantity=quantity,
-                         tolerance=RELATIVE_TOLERANCE, relative=True)
+def estimator_variance(k, *, dimension, distance, kernel, sigma, magnitude, angle):
+    """Var s(D) = V(D)/M, the closed form of ``varlab.theory.asymmetric`` (the model's theory)."""
+    return mc.model_class("askrff")(kernel=kernel, sigma=sigma, magnitude=magnitude,
+                                    angle=angle).theory(k, dimension=dimension,
+                                                        distance=distance)["variance"]
 
 
 # --- exact and quadrature checks ----------------------------------------------------------------
@@ -203,55 +191,72 @@ Identity(
 
 # --- Eq. (7)-(8): unbiasedness and variance, the three kernels ------------------------------------
 
-@claim("002.eq7", source="002, Eq. (7)",
-       quote="k(Delta) ... approx ||mu_R+|| phi(omega,x)^T phi(omega,y) - ||mu_R-|| phi(zeta,x)^T "
-             "phi(zeta,y) - 2 ||mu_I+|| phi(nu,x)^T psi(nu,y) := s(Delta)",
-       statement="s(D) = ||R+|| cos<w,D> - ||R-|| cos<zeta,D> - 2||I+|| sin<nu,D> (averaged over M "
-                 "frequencies of each part) is an unbiased estimate of k(D): its mean equals k(D) "
-                 "within 5% at 12 (kernel, dimension, distance, M) points.")
-def eq7_unbiased(run):
-    return _across_kernels(run, ASKRFF, "mean", "mean of s(D), exact sampler")
+Agreement(
+    id="002.eq7", source="002, Eq. (7)",
+    quote="k(Delta) ... approx ||mu_R+|| phi(omega,x)^T phi(omega,y) - ||mu_R-|| phi(zeta,x)^T "
+          "phi(zeta,y) - 2 ||mu_I+|| phi(nu,x)^T psi(nu,y) := s(Delta)",
+    statement="s(D) = ||R+|| cos<w,D> - ||R-|| cos<zeta,D> - 2||I+|| sin<nu,D> (averaged over M "
+              "frequencies of each part) is an unbiased estimate of k(D): its mean equals k(D) "
+              "within 5% at 12 (kernel, dimension, distance, M) points.",
+    model=tuple(ASKRFF.values()), theory=kernel_value, statistic="mean",
+    tolerance=RELATIVE_TOLERANCE)
+
+Agreement(
+    id="002.eq8", source="002, Eq. (8) and Alg. 1",
+    quote="phi(omega, x) = 1/sqrt(M) [cos(omega_1^T x), ..., sin(omega_M^T x)]^T, psi(omega, y) = "
+          "1/sqrt(M) [-sin(omega_1^T y), ..., cos(omega_M^T y)]^T",
+    statement="With the real maps phi, psi of Eq. (8), left(x).right(y) is unbiased for k(x - y): "
+              "its mean equals k within 5% at 12 points.",
+    model=tuple(FEATURE_MAP.values()), theory=kernel_value, statistic="mean",
+    tolerance=RELATIVE_TOLERANCE)
+
+Agreement(
+    id="varlab.002.variance", source="002, Eq. (7); variance derived by varlab",
+    derived_by_varlab=True,
+    statement="Var s(D) = V(D)/M with V the closed form of varlab.theory.asymmetric, within 5% "
+              "at 12 points (the sample variance of claim 002.eq7's simulation).",
+    model=tuple(ASKRFF.values()), theory=estimator_variance, statistic="variance",
+    tolerance=RELATIVE_TOLERANCE)
 
 
-@claim("002.eq8", source="002, Eq. (8) and Alg. 1",
-       quote="phi(omega, x) = 1/sqrt(M) [cos(omega_1^T x), ..., sin(omega_M^T x)]^T, psi(omega, y) = "
-             "1/sqrt(M) [-sin(omega_1^T y), ..., cos(omega_M^T y)]^T",
-       statement="With the real maps phi, psi of Eq. (8), left(x).right(y) is unbiased for k(x - y): "
-                 "its mean equals k within 5% at 12 points.")
-def eq8_feature_maps(run):
-    return _across_kernels(run, FEATURE_MAP, "mean",
-                           "mean of left(x).right(y) (varlab.features.AsKRFF)")
+# --- §4: the samplers -----------------------------------------------------------------------------
+
+def part_value(k, *, dimension, distance, kernel, part, sigma, magnitude, angle):
+    """E cos<w, D> (real parts) or E sin<w, D> (imaginary) under a normalised part: the closed
+    form (the askrff_part model's target)."""
+    return mc.model_class("askrff_part")(kernel=kernel, part=part, sigma=sigma, magnitude=magnitude,
+                                         angle=angle).target(dimension, distance)
 
 
-@claim("varlab.002.variance", source="002, Eq. (7); variance derived by varlab", derived_by_varlab=True,
-       statement="Var s(D) = V(D)/M with V the closed form of varlab.theory.asymmetric, within 5% "
-                 "at 12 points (the sample variance of claim 002.eq7's simulation).")
-def variance(run):
-    return _across_kernels(run, ASKRFF, "variance", "variance of s(D)")
+#: one simulation per (kernel, non-empty part, sampler), seeded as before the declarations
+SAMPLERS = tuple(Simulation("002.sampling", f"{kernel}-{part}-{method}", "askrff_part", (1,),
+                            dict(dimension=[2], distance=[1.0], kernel=kernel, part=part,
+                                 method=method))
+                 for kernel in KERNELS for part in _USED
+                 if not (kernel == "sinh_gaussian" and part == "real_negative")
+                 for method in ("exact", "rejection"))
+
+Agreement(
+    id="002.sampling", source="002, §4 (acceptance-rejection, steps 1-4; Appendix B)",
+    quote="a modified acceptance-rejection algorithm that samples random variables (r.v.) omega from a "
+          "finite positive measure f/||f|| works as follows",
+    statement="The acceptance-rejection sampler with Gaussian proposal and varlab's exact sampler "
+              "draw the normalised parts: E cos/sin<w, D> under each part equals its closed form "
+              "within 5%, for both samplers.",
+    note="The acceptance probability ||part||/(c ||g||) of the same sampler is claim "
+         "002.sampling.acceptance.",
+    model=SAMPLERS, theory=part_value, statistic="mean", tolerance=RELATIVE_TOLERANCE)
 
 
-@claim("002.sampling", source="002, §4 (acceptance-rejection, steps 1-4; Appendix B)",
-       quote="a modified acceptance-rejection algorithm that samples random variables (r.v.) omega from a "
-             "finite positive measure f/||f|| works as follows",
-       statement="The acceptance-rejection sampler with Gaussian proposal draws from the normalised "
-                 "parts, accepting with probability ||part||/(c ||g||); varlab's exact sampler draws "
-                 "the same laws: E cos/sin<w, D> under each part equals its closed form, and the "
-                 "observed acceptance rates their theory, each within 5%.")
-def sampling(run):
-    estimate, se, reference, rows = [], [], [], []
-    for kernel in KERNELS:
-        for part in _USED:
-            if kernel == "sinh_gaussian" and part == "real_negative":
-                continue
-            for method in ("exact", "rejection"):
-                r = run.simulate("askrff_part", label=f"{kernel}-{part}-{method}", k=[1],
-                                 dimension=[2], distance=[1.0], kernel=kernel, part=part, method=method)
-                estimate.append(r.mean[0, 0]); se.append(r.se_mean[0, 0]); reference.append(r.target[0, 0])
-                rows.append({"kernel": kernel, "part": part, "method": method})
-    laws = run.agreement(theory=reference, estimate=estimate, standard_error=se, parameters=rows,
-                         quantity="E cos/sin <w, D> under each normalised part",
-                         tolerance=RELATIVE_TOLERANCE, relative=True)
-    # acceptance rates of the registered sampler "rejection": proposals needed for n draws vs theory E h
+@claim("002.sampling.acceptance", source="002, §4 (step 3) and Appendix B",
+       quote="Secondly, the probability Pr(B) is given as follows, Pr(B) = ... = ||f|| / (c ||g||)",
+       statement="The acceptance-rejection sampler with Gaussian proposal accepts with probability "
+                 "||part||/(c ||g||): the observed acceptance rates equal their theory within 5%.",
+       note="Seeded as a part of claim 002.sampling before the split (labels 'ar-<kernel>-<part>'); "
+            "binomial standard errors.")
+def sampling_acceptance(run):
+    """Acceptance rates of the registered sampler "rejection": the proposals needed for n draws
+    against the theory E h (no mc model: the sampler's draw count is the statistic)."""
     observed, expected, errors, cells = [], [], [], []
     n = run.budget.n_repetitions
     for kernel in KERNELS:
@@ -259,15 +264,15 @@ def sampling(run):
         for part, P in mu.parts().items():
             if P is None or part == "imaginary_negative":
                 continue
-            _, proposals = get_sampler("rejection").draw(P, n, 2, run.seed(f"ar-{kernel}-{part}"))
+            _, proposals = get_sampler("rejection").draw(
+                P, n, 2, seed_for("002.sampling", run.budget, f"ar-{kernel}-{part}"))
             observed.append(n / proposals)
             expected.append(P.acceptance_rate)
             errors.append(math.sqrt(P.acceptance_rate * (1 - P.acceptance_rate) / proposals))
             cells.append({"kernel": kernel, "part": part, "proposals": proposals})
-    rates = run.agreement(theory=expected, estimate=observed, standard_error=errors,
-                          parameters=cells, quantity="acceptance rate (binomial SE)",
-                          tolerance=RELATIVE_TOLERANCE, relative=True)
-    return run.combined([laws, rates])
+    return run.agreement(theory=expected, estimate=observed, standard_error=errors,
+                         parameters=cells, quantity="acceptance rate (binomial SE)",
+                         tolerance=RELATIVE_TOLERANCE, relative=True)
 
 
 # --- Eq. (12): the total masses from a sub-Gram ---------------------------------------------------
