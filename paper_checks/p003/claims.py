@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.claims import Agreement, Identity, Paired, Simulation, claim, points
+from varlab.claims import Agreement, Identity, Ordering, Paired, Simulation, claim, points
 from varlab.testing.verdict import format_number, format_point
 from varlab.theory import moment_matching as theory
 
@@ -205,23 +205,33 @@ def cosine_analogues(run):
 ANTITHETIC = Simulation("varlab.003.antithetic", "", "mm_antithetic", (2, 10, 100), COR1_GRID)
 
 
-@claim("varlab.003.antithetic", source=theory.antithetic_variance.source, derived_by_varlab=True,
-       statement="Antithetic pairs give variance (1 - e^{-y})^2 / m (simulated, within "
-                 f"{VARIANCE_TOLERANCE:.0%}): below V_MC for complex features, but twice V_MC for "
-                 "real cosine features (exact).")
-def antithetic(run):
-    simulated = _variance_agreement(run, ANTITHETIC, theory.antithetic_variance,
-                                     "variance of the antithetic estimator")
+Agreement(
+    id="varlab.003.antithetic", source=theory.antithetic_variance.source, derived_by_varlab=True,
+    statement="Antithetic pairs (w, -w) give variance (1 - e^{-y})^2 / m, y = s^2 (simulated, within "
+              f"{VARIANCE_TOLERANCE:.0%}), at s in {COR1_S}, m in {ANTITHETIC.k}.",
+    model=ANTITHETIC, theory=per_m(theory.antithetic_variance), statistic="variance",
+    tolerance=VARIANCE_TOLERANCE)
+
+
+def _antithetic_against_mc():
+    """Exact (floating point): the antithetic variance is below V_MC (complex features) and
+    twice the MC variance of real cosine features, over s in [0.01, 6]."""
     s = np.linspace(0.01, 6.0, 600)[:, None]
     m = np.array(ANTITHETIC.k)[None, :]
     anti = theory.antithetic_variance(scaled_distance=s, m=m)
     twice = float(np.max(np.abs(anti / theory.mc_cosine_variance(scaled_distance=s, m=m) - 2)))
     below = bool(np.all(anti < theory.mc_variance(scaled_distance=s, m=m)))
-    exact = run.exact(twice <= 1e-12 and below,
-                      f"over s in [0.01, 6]: anti / MC-cosine variance - 2 at most {twice:.2g}; "
-                      f"anti below V_MC (complex) everywhere: {below}", tolerance=1e-12,
-                      error=1e-15, units="relative")
-    return run.combined([simulated, exact])
+    return (twice <= 1e-12 and below,
+            f"over s in [0.01, 6]: anti / MC-cosine variance - 2 at most {twice:.2g}; anti below "
+            f"V_MC (complex) everywhere: {below}", ())
+
+
+Identity(
+    id="varlab.003.antithetic.vs_mc", source=theory.antithetic_variance.source, derived_by_varlab=True,
+    statement="The antithetic variance (1 - e^{-y})^2 / m is below V_MC = (1 - e^{-y}) / m of complex "
+              "features, but twice V_MC = (1 - e^{-y})^2 / (2m) of real cosine features (exact, s in "
+              "[0.01, 6]).",
+    compute=_antithetic_against_mc, tolerance=1e-12, error=1e-15, units="relative")
 
 
 PHASE_MM = (5, (6, 16, 64))
@@ -268,33 +278,42 @@ LAW_CASES = ((1, [3, 4, 16]), (5, [6, 16, 64]), (50, [51, 128]))
 LAW_OPTIONS = tuple((root, divisor) for root in ("cholesky", "symmetric") for divisor in ("m-1", "m"))
 
 
-@claim("varlab.003.mm_law", source=theory.mm_mean_divisor_m_minus_1.source, derived_by_varlab=True,
-       statement="For m >= d + 1 the mean and variance of E_MM are varlab's 0F1 closed forms, for "
-                 "both square roots and both divisors, independent of d: the mean within "
-                 f"{MEAN_TOLERANCE} (absolute; k(0) = 1), the variance within {VARIANCE_TOLERANCE:.0%}.")
-def mm_law(run):
-    parts = {"mean": ([], [], [], []), "variance": ([], [], [], [])}
-    for root, divisor in LAW_OPTIONS:
-        for d, k in LAW_CASES:
-            r = run.simulate("mm_moment_matching", share=4 if d >= 50 else 2,
-                             label=f"{root}-{divisor}", k=k, dimension=d,
-                             scaled_distance=np.asarray(S_GRID, dtype=float), root=root,
-                             divisor=divisor)
-            exact = theory.mm_moments(np.asarray(S_GRID)[:, None], np.asarray(k)[None, :], divisor)
-            for name, est, se in (("mean", r.mean, r.se_mean), ("variance", r.variance, r.se_variance)):
-                th_, est_, se_, rows = parts[name]
-                th_.append(np.ravel(exact[name]))
-                est_.append(np.ravel(est))
-                se_.append(np.ravel(se))
-                rows += [dict(p, root=root, divisor=divisor, repetitions=r.n_repetitions)
-                         for p in points(r)]
-    return run.combined([
-        run.agreement(theory=np.concatenate(th_), estimate=np.concatenate(est_),
-                      standard_error=np.concatenate(se_), parameters=rows,
-                      quantity="mean of E_MM (complex features)" if name == "mean" else
-                               "variance of E_MM (complex features)", relative=name == "variance",
-                      tolerance=MEAN_TOLERANCE if name == "mean" else VARIANCE_TOLERANCE)
-        for name, (th_, est_, se_, rows) in parts.items()])
+#: E_MM for each square root, divisor and (d, m grid) of LAW_CASES, seeded as the simulations of
+#: the former claim varlab.003.mm_law (label root-divisor; a 4th of the budget at d = 50, else half)
+LAW_SIMULATIONS = tuple(
+    Simulation("varlab.003.mm_law", f"{root}-{divisor}", "mm_moment_matching", tuple(k),
+               dict(dimension=d, scaled_distance=tuple(map(float, S_GRID)), root=root,
+                    divisor=divisor), share=4 if d >= 50 else 2)
+    for root, divisor in LAW_OPTIONS for d, k in LAW_CASES)
+
+
+def mm_law(statistic):
+    """varlab's exact law of E_MM (``statistic``: "mean" or "variance") as a theory(k, **point)
+    that names the simulation's divisor."""
+    def values(k, scaled_distance, divisor, **_):
+        return theory.mm_moments(scaled_distance, k, divisor)[statistic]
+    values.__qualname__ = f"mm_moments {statistic}"
+    return values
+
+
+Agreement(
+    id="varlab.003.mm_law.mean", source=theory.mm_mean_divisor_m_minus_1.source, derived_by_varlab=True,
+    statement="For m >= d + 1 the mean of E_MM is varlab's 0F1 closed form, for both square roots "
+              "and both divisors, independent of d (d, m in "
+              f"{', '.join(f'{d}: {k}' for d, k in LAW_CASES)}; s in {S_GRID}), within "
+              f"{MEAN_TOLERANCE} (absolute; k(0) = 1).",
+    model=LAW_SIMULATIONS, theory=mm_law("mean"), statistic="mean", tolerance=MEAN_TOLERANCE,
+    relative=False)
+
+Agreement(
+    id="varlab.003.mm_law.variance", source=theory.mm_mean_divisor_m_minus_1.source,
+    derived_by_varlab=True,
+    statement="For m >= d + 1 the variance of E_MM is varlab's 0F1 closed form, for both square "
+              "roots and both divisors, independent of d (d, m in "
+              f"{', '.join(f'{d}: {k}' for d, k in LAW_CASES)}; s in {S_GRID}), within "
+              f"{VARIANCE_TOLERANCE:.0%}.",
+    model=LAW_SIMULATIONS, theory=mm_law("variance"), statistic="variance",
+    tolerance=VARIANCE_TOLERANCE)
 
 
 UNBIASED_K = (3, 4, 8, 16, 64)        # m = 2: E_MM is a constant, its bias exact (no SE)
@@ -635,35 +654,29 @@ QMC_M = 256
 QMC_EFFECT = 0.1
 
 
-@claim("003.qmc_high_dim", source="003, Sec. 1 (after Niederreiter 1992, Glasserman 2003)",
-       quote="its advantages over pseudo-random numbers in enjoying a faster convergence rate "
-             "gradually disappear in high dimensions",
-       statement=f"Scrambled Sobol's MSE advantage over MC shrinks as d grows: at m = {QMC_M}, "
-                 "s = 1 (c in a random direction), the MSE ratio SSobol / MC is below 1 at "
-                 f"d = {QMC_D[0]} and rises from each d to the next over d in {QMC_D}.",
-       note=f"Effect size {QMC_EFFECT} of MC's MSE (a fall of the ratio by more than that would "
-            "contradict the words). Background the paper cites, not its own result; varlab does not "
-            "test that the ratio reaches 1 ('gradually'). Sobol runs at a 50th of the budget.")
-def qmc_high_dim(run):
-    ratios, ses, rows = [], [], []
-    for d in QMC_D:
-        r = run.simulate("mm_scrambled_sobol", share=50, label=f"d{d}", k=[QMC_M], dimension=d,
-                         scaled_distance=1.0, direction="random")
-        mc = float(theory.mc_variance(scaled_distance=1.0, m=QMC_M))
-        ratios.append(float(r.mse[0, 0] / mc))
-        ses.append(float(r.se_mse[0, 0] / mc))
-        rows.append(dict(d=d, repetitions=r.n_repetitions))
-    lower = [ratios[0]] + ratios[:-1]
-    upper = [1.0] + ratios[1:]
-    errors = [ses[0]] + [float(np.hypot(a, b)) for a, b in zip(ses[:-1], ses[1:])]
-    parameters = [dict(comparison=f"SSobol at d = {QMC_D[0]} vs MC")] + [
-        dict(comparison=f"d = {a} vs d = {b}") for a, b in zip(QMC_D[:-1], QMC_D[1:])]
-    verdict = run.ordering(lower=lower, upper=upper, standard_error=errors, parameters=parameters,
-                           quantity=f"SSobol / MC MSE ratio (m = {QMC_M}, s = 1)",
-                           effect_size=QMC_EFFECT, names=("lower d", "higher d"))
-    verdict.reason += "; ratios " + ", ".join(f"d = {d}: {q:.3g} +- {e:.2g}"
-                                              for d, q, e in zip(QMC_D, ratios, ses))
-    return verdict
+#: scrambled Sobol at m = QMC_M, s = 1 (c in a random direction) for each d, at a 50th of the budget
+QMC_SOBOL = {d: Simulation("003.qmc_high_dim", f"d{d}", "mm_scrambled_sobol", (QMC_M,),
+                           dict(dimension=d, scaled_distance=1.0, direction="random"), share=50)
+             for d in QMC_D}
+#: plain MC at the same point and d = QMC_D[0] (its MSE does not depend on d)
+QMC_MC = Simulation("003.qmc_high_dim", "mc", "mm_mc", (QMC_M,),
+                    dict(dimension=QMC_D[0], scaled_distance=1.0))
+
+Ordering(
+    id="003.qmc_high_dim", source="003, Sec. 1 (after Niederreiter 1992, Glasserman 2003)",
+    quote="its advantages over pseudo-random numbers in enjoying a faster convergence rate "
+          "gradually disappear in high dimensions",
+    statement=f"Scrambled Sobol's MSE advantage over MC shrinks as d grows: at m = {QMC_M}, s = 1 "
+              f"(c in a random direction), SSobol's MSE is below MC's at d = {QMC_D[0]} and rises "
+              f"from each d to the next over d in {QMC_D}.",
+    note=f"Effect size {QMC_EFFECT} of MC's MSE (V_MC = (1 - e^{{-1}}) / {QMC_M}; a fall by more "
+         "than that would contradict the words); the first row compares SSobol with simulated MC at "
+         f"d = {QMC_D[0]}, the others each d with the next. Background the paper cites, not its own "
+         "result; varlab does not test that SSobol reaches MC ('gradually'). Sobol runs at a 50th "
+         "of the budget.",
+    lower=(QMC_SOBOL[QMC_D[0]],) + tuple(QMC_SOBOL[d] for d in QMC_D[:-1]),
+    upper=(QMC_MC,) + tuple(QMC_SOBOL[d] for d in QMC_D[1:]),
+    statistic="mse", effect_size=QMC_EFFECT * float(theory.mc_variance(scaled_distance=1.0, m=QMC_M)))
 
 
 # --- Table 1: principal component regression ------------------------------------------------------------
