@@ -319,3 +319,29 @@ def test_declarations_read_several_simulations_and_differences():
                                                   - rff.no_phase_variance(rho=rho, gamma=gamma)) / k,
                     statistic="variance", tolerance=0.1)
     assert gap.run(budget).outcome == CONFIRMED
+
+
+def test_scales_exact_sides_and_the_model_name_reach_the_theories():
+    budget = Budget("unit", 20_000)
+    shared = claims.Simulation("unit.scaled", "grid", "rff", (1, 4), dict(rho=0.5, gamma=1.0))
+    per_sample = lambda k, rho, gamma: rff.variance(rho=rho, gamma=gamma) / k  # noqa: E731
+    in_units = Agreement(id="unit.scaled", source="unit", quote="q", statement="s", model=shared,
+                         theory=per_sample, statistic="variance", relative=False,
+                         tolerance=0.05, scale=per_sample)
+    verdict = in_units.run(budget)
+    assert verdict.outcome == CONFIRMED and all(row["theory"] == 1.0 for row in verdict.rows)
+    assert "in units of" in verdict.reason
+    seen = []
+
+    def by_model(k, rho, gamma, model):
+        seen.append(model)
+        return per_sample(k, rho, gamma)
+
+    Agreement(id="unit.by_model", source="unit", quote="q", statement="s", model=shared,
+              theory=by_model, statistic="variance", tolerance=0.1).run(budget)
+    assert set(seen) == {"rff"}
+    below_exact = Ordering(id="unit.exact_side", source="unit", quote="q", statement="s",
+                           lower=shared, upper=lambda k, rho, gamma: 2 * per_sample(k, rho, gamma),
+                           statistic="variance", effect_size=0.05, scale=per_sample)
+    verdict = below_exact.run(budget)
+    assert verdict.outcome == CONFIRMED and "(exact)" in verdict.reason

@@ -135,9 +135,11 @@ def _labelled(result, p: int, k) -> list[dict]:
 
 def _theory_point(theory, point: dict, options: dict) -> dict:
     """The arguments of a callable theory at a point: the parameters, plus the simulation's
-    options that the callable names (all of them if it takes ``**kwargs``)."""
-    if isinstance(theory, Formula) or not options:
-        return point
+    options (and ``model``, the model's name) that the callable names (all of them if it takes
+    ``**kwargs``)."""
+    if isinstance(theory, Formula):
+        return {**point, **{name: value for name, value in options.items()
+                            if name in theory.parameters}}
     signature = inspect.signature(theory).parameters.values()
     if any(p.kind is p.VAR_KEYWORD for p in signature):
         return {**point, **options}
@@ -145,22 +147,35 @@ def _theory_point(theory, point: dict, options: dict) -> dict:
     return {**point, **{name: value for name, value in options.items() if name in names}}
 
 
-def _read(sources, budget, statistic: str, selected_k, theory=None):
-    """Flat (estimate, standard error, theory or None, rows) over every source and point."""
-    estimates, errors, expected, rows = [], [], [], []
+def _read(sources, budget, statistic: str, selected_k, *functions):
+    """Flat (estimate, standard error, rows, [each function's values]) over every source and
+    point; ``functions`` are theories (Formula or ``f(k, **point)``) evaluated at the same
+    points."""
+    estimates, errors, rows = [], [], []
+    values = [[] for _ in functions]
     for source in sources:
         result = source.result(budget)
         columns = _columns(result.k, selected_k)
         k = result.k[columns]
         estimates.append(np.ravel(getattr(result, statistic)[:, columns]))
         errors.append(np.ravel(getattr(result, STATISTICS[statistic])[:, columns]))
+        options = {**result.options, "model": result.model}
         for p in range(result.n_points):
             rows += _labelled(result, p, k)
-            if theory is not None:
-                expected.append(theory_values(theory, k, _theory_point(
-                    theory, result.point(p), result.options)))
-    return (np.concatenate(estimates), np.concatenate(errors),
-            None if theory is None else np.concatenate(expected), rows)
+            for function, collected in zip(functions, values):
+                collected.append(theory_values(function, k, _theory_point(
+                    function, result.point(p), options)))
+    return (np.concatenate(estimates), np.concatenate(errors), rows,
+            [np.concatenate(collected) for collected in values])
+
+
+def _is_source(side) -> bool:
+    return isinstance(side, (str, Simulation, Difference, tuple, list))
+
+
+def _name(function) -> str:
+    return function.name if isinstance(function, Formula) else getattr(
+        function, "__qualname__", "formula")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -238,8 +253,10 @@ class Agreement(Claim):
     :class:`Simulation`, a :class:`Difference`, or a tuple of these (their points
     concatenated; with shared simulations, ``k`` selects the k values judged). ``theory``: a
     Formula or ``theory(k, **point)`` (the convention of ``varlab.testing.check_agreement``; a
-    callable also gets the simulation's options that it names, e.g. ``kernel``).
-    ``tolerance``: relative to |theory| if ``relative``, else in the statistic's units."""
+    callable also gets the simulation's options that it names, e.g. ``kernel``, and ``model``).
+    ``tolerance``: relative to |theory| if ``relative``, else in the statistic's units, or, with
+    ``scale`` (a theory of the same form, e.g. V_MC), in units of ``scale``: estimate, standard
+    error and theory are divided by it before deciding (``relative`` must then be False)."""
 
     model: object
     theory: Callable
@@ -251,20 +268,28 @@ class Agreement(Claim):
     product: bool = False
     share: int = 1
     label: str = ""
+    scale: Callable | None = None
 
     def __post_init__(self):
         _check_statistic(self.statistic)
+        if self.scale is not None and self.relative:
+            raise ValueError(f"claim {self.id}: a scale states the tolerance's units; pass "
+                             f"relative=False with it")
         super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
         sources = _sources(self, self.model, self.label or self.statistic, self.k, self.grid,
                            self.product, self.share)
         shared = not isinstance(self.model, str)
-        estimate, error, theory, rows = _read(sources, run.budget, self.statistic,
-                                              self.k if shared else (), self.theory)
+        functions = (self.theory,) + (() if self.scale is None else (self.scale,))
+        estimate, error, rows, values = _read(sources, run.budget, self.statistic,
+                                              self.k if shared else (), *functions)
+        theory, unit = values[0], (values[1] if self.scale is not None else 1.0)
         models = ", ".join(dict.fromkeys(source.result(run.budget).model for source in sources))
-        return run.agreement(theory=theory, estimate=estimate, standard_error=error,
-                             parameters=rows, quantity=f"{self.statistic} of {models}",
+        quantity = f"{self.statistic} of {models}" + (
+            "" if self.scale is None else f", in units of {_name(self.scale)}")
+        return run.agreement(theory=theory / unit, estimate=estimate / unit,
+                             standard_error=error / unit, parameters=rows, quantity=quantity,
                              tolerance=self.tolerance, relative=self.relative)
 
 
@@ -272,7 +297,9 @@ class Agreement(Claim):
 class Ordering(Claim):
     """``statistic`` of ``lower`` is below that of ``upper`` at every point and k: each a model
     name simulated independently over the grid, or (as for :class:`Agreement`) a shared
-    :class:`Simulation`, a :class:`Difference` or a tuple of these, on matching grids. ``effect_size``: the violation the statement cares about, in the statistic's
+    :class:`Simulation`, a :class:`Difference` or a tuple of these, on matching grids; or one
+    side exact, a theory (Formula or ``f(k, **point)``) evaluated at the other side's points.
+    With ``scale`` (a theory), both sides and the effect size are in its units. ``effect_size``: the violation the statement cares about, in the statistic's
     units; ``strict``: "below" (seen below everywhere) or, if False, "not above by more than the
     effect size"."""
 
@@ -285,28 +312,50 @@ class Ordering(Claim):
     strict: bool = True
     product: bool = False
     share: int = 1
+    scale: Callable | None = None
 
     def __post_init__(self):
         _check_statistic(self.statistic)
         super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
-        shared = not isinstance(self.lower, str)
-        selected = self.k if shared else ()
-        lower = _sources(self, self.lower, f"A:{self.lower}", self.k, self.grid, self.product,
-                         self.share)
-        upper = _sources(self, self.upper, f"B:{self.upper}", self.k, self.grid, self.product,
-                         self.share)
-        a, se_a, _, rows = _read(lower, run.budget, self.statistic, selected)
-        b, se_b, _, rows_b = _read(upper, run.budget, self.statistic, selected)
-        if len(rows) != len(rows_b):
+        sides = []
+        for side, tag in ((self.lower, "A"), (self.upper, "B")):
+            if _is_source(side):
+                sources = _sources(self, side, f"{tag}:{side}", self.k, self.grid, self.product,
+                                   self.share)
+                extra = () if self.scale is None else (self.scale,)
+                selected = () if isinstance(side, str) else self.k
+                value, error, rows, scale = _read(sources, run.budget, self.statistic, selected,
+                                                  *extra)
+                name = ", ".join(dict.fromkeys(s.result(run.budget).model for s in sources))
+                sides.append((value, error, rows, scale, name))
+            else:
+                sides.append(side)
+        if not any(isinstance(side, tuple) for side in sides):
+            raise ValueError(f"claim {self.id}: at least one side must be simulated")
+        simulated = next(side for side in sides if isinstance(side, tuple))
+        rows = simulated[2]
+        for index, side in enumerate(sides):           # an exact side: a formula at the rows
+            if not isinstance(side, tuple):
+                values = np.array([theory_values(side, np.array([row["k"]]), _theory_point(
+                    side, {}, {key: value for key, value in row.items() if key != "k"}))[0]
+                    for row in rows])
+                sides[index] = (values, np.zeros_like(values), rows, simulated[3],
+                                f"{_name(side)} (exact)")
+        (a, se_a, rows_a, scale, name_a), (b, se_b, rows_b, _, name_b) = sides
+        if len(rows_a) != len(rows_b):
             raise ValueError(f"claim {self.id}: A and B are simulated on different grids "
-                             f"({len(rows)} and {len(rows_b)} points)")
-        names = tuple(", ".join(dict.fromkeys(s.result(run.budget).model for s in side))
-                      for side in (lower, upper))
-        return run.ordering(lower=a, upper=b, standard_error=np.hypot(se_a, se_b),
-                            parameters=rows, quantity=self.statistic,
-                            effect_size=self.effect_size, strict=self.strict, names=names)
+                             f"({len(rows_a)} and {len(rows_b)} points)")
+        rows = [{**row_a, **{f"{key} (B)": value for key, value in row_b.items()
+                             if row_a.get(key) != value}} for row_a, row_b in zip(rows_a, rows_b)]
+        unit = scale[0] if scale else 1.0
+        quantity = self.statistic + ("" if self.scale is None else
+                                     f", in units of {_name(self.scale)}")
+        return run.ordering(lower=a / unit, upper=b / unit,
+                            standard_error=np.hypot(se_a, se_b) / unit, parameters=rows,
+                            quantity=quantity, effect_size=self.effect_size, strict=self.strict,
+                            names=(name_a, name_b))
 
 
 @dataclass(frozen=True, kw_only=True)
