@@ -7,9 +7,11 @@ which Fig. 2 itself reuses.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from varlab.claims import Z_MAX, Agreement, Simulation, claim
+from varlab.claims import Z_MAX, Agreement, Simulation, budget, claim, simulate_for
 from varlab.testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE
 from varlab.testing.verdict import format_number, format_point
 from varlab.theory import nrff, rff
@@ -24,17 +26,30 @@ FIGURE2_PANELS = ((0.99, 1.0), (0.75, 1.0), (0.0, 1.0), (0.99, 10.0), (0.9, 10.0
 FIGURE2_K = np.unique(np.round(np.logspace(0, 3, 31)).astype(int))
 
 
-def _pair_grid(pairs) -> dict:
+def pair_grid(pairs) -> dict:
     """A broadcast (not product) grid of a list of (rho, gamma) pairs, in the pairs' order."""
     return dict(rho=tuple(float(p[0]) for p in pairs), gamma=tuple(float(p[1]) for p in pairs))
 
 
+@dataclass(frozen=True)
+class RepeatedSimulation(Simulation):
+    """A shared Simulation at ``repetition_factor`` times the budget's repetitions (seeded and
+    cached as ``run.simulate(..., repetition_factor=...)``: the seed is (owner, label) alone)."""
+
+    repetition_factor: int = 1
+
+    def result(self, budget_or_name):
+        return simulate_for(self.owner, budget(budget_or_name).part(self.share), self.model,
+                            label=self.label, repetition_factor=self.repetition_factor,
+                            k=np.asarray(self.k), **self.arguments())
+
+
 #: the moment points as a broadcast grid, in MOMENT_POINTS' order (the old claims' simulations)
-MOMENT_PAIRS = _pair_grid(MOMENT_POINTS)
+MOMENT_PAIRS = pair_grid(MOMENT_POINTS)
 
 #: The simulation of NRFF on the Fig. 2 panels and k grid, shared by claims and Fig. 2.
 FIGURE2_NRFF = Simulation("000.thm3.eq20", "fig2", "nrff", tuple(int(k) for k in FIGURE2_K),
-                          _pair_grid(FIGURE2_PANELS))
+                          pair_grid(FIGURE2_PANELS))
 
 #: Tolerance of the mean claims, in kernel units (the kernels lie in [-1, 1]; a relative tolerance
 #: is not usable where e^{-gamma(1-rho)} is 5.5e-4).
@@ -65,11 +80,6 @@ def per_k(formula):
 def figure2_nrff(run_or_budget):
     """The NRFF simulation on Fig. 2's panels and k grid (cached; claims and Fig. 2 share it)."""
     return FIGURE2_NRFF.result(getattr(run_or_budget, "budget", run_or_budget))
-
-
-def _columns(k_values):
-    """Column indices of ``k_values`` in FIGURE2_K."""
-    return np.array([int(np.flatnonzero(FIGURE2_K == kk)[0]) for kk in k_values])
 
 
 Agreement(
@@ -111,27 +121,19 @@ Agreement(
 HALF_GAMMAS = (0.1, 1.0, 10.0, 100.0)
 
 
-@claim("000.thm2.half", source="000, Thm 2, Eq. (18): the constant 1/2 term",
-       quote="One can see that the variance of RFF can be large.",
-       statement="The RFF variance V has a constant 1/2 term: V >= 1/2 on a (rho, gamma) grid "
-                 "(floating point), and the simulated variance of one sample at rho = 1 (identical "
-                 "vectors) equals 1/2 within 5%.",
-       note="The paper only remarks that V can be large; varlab tests the floor 1/2 that makes it so.")
-def constant_half(run):
-    """The per-sample RFF variance is 1/2 at rho = 1 (simulated) and >= 1/2 on a (rho, gamma)
-    grid (exact: V - 1/2 is a square)."""
-    pairs = [(1.0, gamma) for gamma in HALF_GAMMAS]
-    rho, gamma = points(pairs)
-    result = run.simulate("rff", k=[1], rho=rho, gamma=gamma)
-    floor = float(np.min(rff.variance(rho=np.linspace(-1, 1, 2001)[:, None],
-                                      gamma=np.logspace(-3, 3, 61)[None, :])))
-    simulated = run.agreement(theory=rff.variance(rho=rho, gamma=gamma), estimate=result.variance[:, 0],
-                              standard_error=result.se_variance[:, 0], parameters=parameters(pairs, [1]),
-                              quantity="variance of one RFF sample at rho = 1 (theory 1/2)",
-                              tolerance=VARIANCE_TOLERANCE, relative=True)
-    grid = run.exact(floor >= 0.5, f"min of V over 2001 rho x 61 gamma = {format_number(floor)} "
-                                   "(>= 1/2: V - 1/2 is a square)")
-    return run.combined([simulated, grid])
+#: the simulation of one RFF sample at rho = 1 (seeded as the old run.simulate: owner, label "")
+HALF_SIMULATION = Simulation("000.thm2.half", "", "rff", (1,),
+                             pair_grid([(1.0, gamma) for gamma in HALF_GAMMAS]))
+
+Agreement(
+    id="000.thm2.half", source="000, Thm 2, Eq. (18): the constant 1/2 term",
+    quote="One can see that the variance of RFF can be large.",
+    statement="The RFF variance V has a constant 1/2 term: the simulated variance of one sample at "
+              "rho = 1 (identical vectors, where the second term of Eq. (18) vanishes) equals 1/2 "
+              "within 5%.",
+    note="The paper only remarks that V can be large; varlab tests the floor 1/2 that makes it so, "
+         "where V reaches it (V >= 1/2 elsewhere follows from Eq. (18)'s form: V - 1/2 is a square).",
+    model=HALF_SIMULATION, theory=rff.variance, statistic="variance", tolerance=VARIANCE_TOLERANCE)
 
 
 @claim("000.thm3.vn_below_v", source="000, Thm 3, remark after Eq. (21)",
@@ -166,75 +168,35 @@ LARGE_K = tuple(int(k) for k in FIGURE2_K[FIGURE2_K >= 500])
 MSE_TOLERANCE = 0.05
 
 
-@claim("000.thm3.eq20", source="000, Thm 3, Eq. (19)-(20)",
-       quote="sqrt(k) (sum X_j Y_j / (sqrt(sum X_j^2) sqrt(sum Y_j^2)) - e^{-gamma(1-rho)}) => N(0, V_n)",
-       statement="At large k (k >= 500 of Fig. 2's grid, its six panels) the MSE of NRFF is V_n/k "
-                 "(+ varlab's c2/k^2), within 5%.",
-       note="The limit law implies the MSE V_n/k only with uniform integrability; varlab tests the MSE "
-            "against V_n/k + c2/k^2 (varlab.000.nrff.mse_second_order), the c2 term < 1% there.")
-def nrff_asymptotic(run):
-    """Simulated MSE of NRFF at k >= 500 against V_n/k + c2/k^2, relative tolerance 5%."""
-    result = figure2_nrff(run)
-    columns = _columns(LARGE_K)
-    rho, gamma = points(FIGURE2_PANELS)
-    kk = np.asarray(LARGE_K)[None, :]
-    mse = result.mse[:, columns]
-    ratio = mse * kk / nrff.asymptotic_variance(rho=rho, gamma=gamma)[:, None]
-    verdict = run.agreement(theory=nrff.mse_expansion(rho=rho[:, None], gamma=gamma[:, None], k=kk),
-                            estimate=mse, standard_error=result.se_mse[:, columns],
-                            parameters=parameters(FIGURE2_PANELS, LARGE_K),
-                            quantity="MSE of NRFF vs V_n/k + c2/k^2 at large k",
-                            tolerance=MSE_TOLERANCE, relative=True)
-    verdict.reason += (f"; k MSE / V_n ranges over [{format_number(ratio.min())}, "
-                       f"{format_number(ratio.max())}]")
-    return verdict
-
-
-def first_k_within(ratio_error: np.ndarray, k_values, tolerance=MSE_TOLERANCE):
-    """Smallest k of the grid from which |relative error| <= tolerance for every larger k."""
-    bad = np.flatnonzero(np.abs(ratio_error) > tolerance)
-    if bad.size == 0:
-        return int(k_values[0])
-    if bad[-1] == len(k_values) - 1:
-        return None
-    return int(k_values[bad[-1] + 1])
+Agreement(
+    id="000.thm3.eq20", source="000, Thm 3, Eq. (19)-(20)",
+    quote="sqrt(k) (sum X_j Y_j / (sqrt(sum X_j^2) sqrt(sum Y_j^2)) - e^{-gamma(1-rho)}) => N(0, V_n)",
+    statement="At large k (k >= 500 of Fig. 2's grid, its six panels) the MSE of NRFF is V_n/k "
+              "(+ varlab's c2/k^2), within 5%.",
+    note="The limit law implies the MSE V_n/k only with uniform integrability; varlab tests the MSE "
+         "against V_n/k + c2/k^2 (varlab.000.nrff.mse_second_order), the c2 term < 1% there.",
+    model=FIGURE2_NRFF, theory=nrff.mse_expansion, statistic="mse", k=LARGE_K,
+    tolerance=MSE_TOLERANCE)
 
 
 #: k grid of the k > 10 claim (Fig. 2's grid up to 200) and its repetition multiplier: the
 #: claim needs power at small k, where the simulation is cheap.
 THRESHOLD_K = FIGURE2_K[FIGURE2_K <= 200]
 THRESHOLD_REPETITION_FACTOR = 10
+#: the NRFF simulation of the k > 10 claim (owner and label of the old run.simulate)
+THRESHOLD_NRFF = RepeatedSimulation("000.thm3.k_above_10", "k_grid", "nrff",
+                                    tuple(int(k) for k in THRESHOLD_K), pair_grid(FIGURE2_PANELS),
+                                    repetition_factor=THRESHOLD_REPETITION_FACTOR)
 
-
-@claim("000.thm3.k_above_10", source="000, §2 text after Fig. 1 and Fig. 2 caption",
-       quote="the asymptotic variance formula (20) becomes accurate for merely k > 10",
-       statement="k MSE(NRFF) is within 5% of V_n at every k > 10 of Fig. 2's grid (to 200), on its "
-                 "six panels.",
-       note="'Accurate' read as within 5% (varlab's tolerance); the first k from which each panel "
-            "stays within 5%, with V_n/k and with V_n/k + c2/k^2, is in the reason.")
-def nrff_k_threshold(run):
-    """Per Fig. 2 panel and k > 10: the MSE against V_n/k with a relative tolerance of 5%; the
-    reason adds the first k from which each panel stays within 5% (point estimates)."""
-    rho, gamma = points(FIGURE2_PANELS)
-    result = run.simulate("nrff", label="k_grid", repetition_factor=THRESHOLD_REPETITION_FACTOR,
-                          k=THRESHOLD_K, rho=rho, gamma=gamma)
-    kk = THRESHOLD_K[None, :]
-    asymptotic = nrff.asymptotic_variance(rho=rho, gamma=gamma)[:, None] / kk
-    second = nrff.mse_expansion(rho=rho[:, None], gamma=gamma[:, None], k=kk)
-    above = THRESHOLD_K > 10
-    firsts = [(first_k_within((result.mse[i] - asymptotic[i]) / asymptotic[i], THRESHOLD_K),
-               first_k_within((result.mse[i] - second[i]) / asymptotic[i], THRESHOLD_K))
-              for i in range(len(FIGURE2_PANELS))]
-    verdict = run.agreement(theory=asymptotic[:, above], estimate=result.mse[:, above],
-                            standard_error=result.se_mse[:, above],
-                            parameters=parameters(FIGURE2_PANELS, THRESHOLD_K[above]),
-                            quantity=f"MSE of NRFF vs V_n/k at k > 10 ({result.n_repetitions:,} "
-                                     "repetitions)",
-                            tolerance=MSE_TOLERANCE, relative=True)
-    verdict.reason += ("; first k from which k MSE stays within 5% of V_n (with V_n/k + c2/k^2) per "
-                       "panel: " + ", ".join(f"{format_point(dict(rho=r, gamma=g))}: {a} ({b})"
-                                            for (r, g), (a, b) in zip(FIGURE2_PANELS, firsts)))
-    return verdict
+Agreement(
+    id="000.thm3.k_above_10", source="000, §2 text after Fig. 1 and Fig. 2 caption",
+    quote="the asymptotic variance formula (20) becomes accurate for merely k > 10",
+    statement="k MSE(NRFF) is within 5% of V_n at every k > 10 of Fig. 2's grid (to 200), on its "
+              "six panels.",
+    note="'Accurate' read as within 5% (varlab's tolerance); "
+         f"{THRESHOLD_REPETITION_FACTOR} times the budget's repetitions.",
+    model=THRESHOLD_NRFF, theory=per_k(nrff.asymptotic_variance), statistic="mse",
+    k=tuple(int(k) for k in THRESHOLD_K if k > 10), tolerance=MSE_TOLERANCE)
 
 
 #: k of Fig. 2's grid at which b1/k is tested
@@ -244,21 +206,19 @@ BIAS_K = (50, 100, 200)
 BIAS_TOLERANCE = 2.5e-4
 
 
-@claim("varlab.000.nrff.bias", source=nrff.bias_coefficient.source, derived_by_varlab=True,
-       statement="E[NRFF] = e^{-gamma(1-rho)} + b1/k + O(1/k^2) (second-order delta method; not in "
-                 "the paper): the simulated bias equals b1/k within 2.5e-4 at k = 50, 100, 200.",
-       note="Tolerance 2.5e-4 in kernel units, 20% of the largest b1/k at k = 50 (b1 ranges over "
-            "-0.062..-0.0008 on the panels).")
-def nrff_bias(run):
-    """Simulated bias of NRFF against b1/k (``nrff.bias_coefficient``)."""
-    result = figure2_nrff(run)
-    columns = _columns(BIAS_K)
-    rho, gamma = points(FIGURE2_PANELS)
-    theory = nrff.bias_coefficient(rho=rho, gamma=gamma)[:, None] / np.asarray(BIAS_K, float)[None, :]
-    return run.agreement(theory=theory, estimate=result.bias[:, columns],
-                         standard_error=result.se_mean[:, columns],
-                         parameters=parameters(FIGURE2_PANELS, BIAS_K), quantity="bias of NRFF vs b1/k",
-                         tolerance=BIAS_TOLERANCE)
+def mean_to_first_order(k, rho, gamma):
+    """e^{-gamma(1-rho)} + b1/k: the NRFF mean to first order in 1/k."""
+    return rff.mean(rho=rho, gamma=gamma) + nrff.bias_expansion(rho=rho, gamma=gamma, k=k)
+
+
+Agreement(
+    id="varlab.000.nrff.bias", source=nrff.bias_coefficient.source, derived_by_varlab=True,
+    statement="E[NRFF] = e^{-gamma(1-rho)} + b1/k + O(1/k^2) (second-order delta method; not in "
+              "the paper): the simulated bias equals b1/k within 2.5e-4 at k = 50, 100, 200.",
+    note="Tolerance 2.5e-4 in kernel units, 20% of the largest b1/k at k = 50 (b1 ranges over "
+         "-0.062..-0.0008 on the panels).",
+    model=FIGURE2_NRFF, theory=mean_to_first_order, statistic="mean", k=BIAS_K,
+    tolerance=BIAS_TOLERANCE, relative=False)
 
 
 #: k at which V_n/k + c2/k^2 is tested, and the smaller k whose simulated remainder bounds the
