@@ -45,7 +45,7 @@ COMMITTED = {paper: _records(REPORTS, paper) for paper in claims.papers()}
 AT_TEST_BUDGET = {paper: _records(TEST_REPORTS, paper) for paper in claims.papers()}
 
 
-def _claim(claim_id) -> Claim:
+def _claim(claim_id) -> claims.Claim:
     return next(c for c in ALL_CLAIMS if c.id == claim_id)
 
 

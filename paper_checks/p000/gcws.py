@@ -9,13 +9,13 @@ import numpy as np
 from scipy import stats as scipy_stats
 
 from varlab import kernels
-from varlab.claims import Agreement, Budget, Identity, claim, t_threshold
+from varlab.claims import Simulation, Agreement, Budget, Identity, claim, t_threshold
 from varlab.testing.verdict import format_number, format_point
 from varlab.features import GCWS, gmm_estimate
 from varlab.mc.models import gcws as gcws_models
 from varlab.theory import gcws
 
-from .rff import RepeatedSimulation, pair_grid
+from .rff import pair_grid
 
 #: 0-bit bias beyond which "Pr{i*_u = i*_v} ~ GMM" is called contradicted (varlab's yardstick).
 ZERO_BIT_TOLERANCE = 0.05
@@ -372,8 +372,8 @@ Identity(
 
 #: Theorem 4's binomial model at the Theorem 4 points, 5 times the budget's repetitions (owner and
 #: label of the old run.simulate)
-THM4_BIAS_SIMULATION = RepeatedSimulation("varlab.000.thm4.bias", "", "gcws_rbf", (100, 1000),
-                                          pair_grid(THM4_POINTS), repetition_factor=5)
+THM4_BIAS_SIMULATION = Simulation("varlab.000.thm4.bias", "", "gcws_rbf", (100, 1000),
+                                  pair_grid(THM4_POINTS), repetition_factor=5)
 
 Agreement(
     id="varlab.000.thm4.bias", source="varlab (derived): b1 = h''(g) g (1 - g)/2; exact binomial sum",

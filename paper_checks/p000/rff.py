@@ -7,11 +7,10 @@ which Fig. 2 itself reuses.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 
-from varlab.claims import Z_MAX, Agreement, Simulation, budget, claim, simulate_for
+from varlab.claims import Z_MAX, Agreement, Simulation, claim
 from varlab.testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE
 from varlab.testing.verdict import format_number, format_point
 from varlab.theory import nrff, rff
@@ -29,19 +28,6 @@ FIGURE2_K = np.unique(np.round(np.logspace(0, 3, 31)).astype(int))
 def pair_grid(pairs) -> dict:
     """A broadcast (not product) grid of a list of (rho, gamma) pairs, in the pairs' order."""
     return dict(rho=tuple(float(p[0]) for p in pairs), gamma=tuple(float(p[1]) for p in pairs))
-
-
-@dataclass(frozen=True)
-class RepeatedSimulation(Simulation):
-    """A shared Simulation at ``repetition_factor`` times the budget's repetitions (seeded and
-    cached as ``run.simulate(..., repetition_factor=...)``: the seed is (owner, label) alone)."""
-
-    repetition_factor: int = 1
-
-    def result(self, budget_or_name):
-        return simulate_for(self.owner, budget(budget_or_name).part(self.share), self.model,
-                            label=self.label, repetition_factor=self.repetition_factor,
-                            k=np.asarray(self.k), **self.arguments())
 
 
 #: the moment points as a broadcast grid, in MOMENT_POINTS' order (the old claims' simulations)
@@ -184,9 +170,9 @@ Agreement(
 THRESHOLD_K = FIGURE2_K[FIGURE2_K <= 200]
 THRESHOLD_REPETITION_FACTOR = 10
 #: the NRFF simulation of the k > 10 claim (owner and label of the old run.simulate)
-THRESHOLD_NRFF = RepeatedSimulation("000.thm3.k_above_10", "k_grid", "nrff",
-                                    tuple(int(k) for k in THRESHOLD_K), pair_grid(FIGURE2_PANELS),
-                                    repetition_factor=THRESHOLD_REPETITION_FACTOR)
+THRESHOLD_NRFF = Simulation("000.thm3.k_above_10", "k_grid", "nrff",
+                            tuple(int(k) for k in THRESHOLD_K), pair_grid(FIGURE2_PANELS),
+                            repetition_factor=THRESHOLD_REPETITION_FACTOR)
 
 Agreement(
     id="000.thm3.k_above_10", source="000, §2 text after Fig. 1 and Fig. 2 caption",

@@ -165,7 +165,7 @@ def _eq7_printed():
     rows = []
     for kernel, name in KERNELS.items():
         mu = _measure(kernel, 1.0, np.array([0.5]))
-        m, parts = mu.total_masses(), mu.parts()
+        m = mu.total_masses()
         at_zero = {"k_R^+(0)": m["real_positive"], "k_R^-(0)": m["real_negative"], "k_I(0)": 0.0}
         rows.append({"kernel": kernel, **at_zero, "k(0)": float(mu.exact_kernel(np.zeros(1))),
                      "printed line at 0": at_zero["k_R^+(0)"] - at_zero["k_R^+(0)"] - at_zero["k_I(0)"],

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from varlab.claims import Agreement, Difference, Simulation, claim, seed_for
+from varlab.claims import Agreement, Difference, Simulation, claim
 from varlab.features.samplers.orthogonal import _padded
 from varlab.spectral.polynomial import polynomial_kernel
 from varlab.spectral.signed import DeltaGaussian

@@ -35,7 +35,7 @@ from ..testing.grid import broadcast_shape, product_grid
 from ..testing.simulation import STATISTICS
 from .budget import budget as as_budget
 from .registry import register
-from .run import ClaimRun, points, simulate_for
+from .run import ClaimRun, simulate_for
 from .verdict import Verdict
 
 __all__ = ["Claim", "Simulation", "Difference", "Agreement", "Ordering", "Rate", "Identity", "Paired", "Check",
@@ -49,7 +49,8 @@ class Simulation:
     per budget and process.
 
     ``grid`` broadcasts like ``mc.simulate``'s, or is a Cartesian product with ``product``;
-    ``share`` divides the budget (an expensive model at a part of it)."""
+    ``share`` divides the budget (an expensive model at a part of it), ``repetition_factor``
+    multiplies it (a cheap model that needs more power)."""
 
     owner: str
     label: str
@@ -58,6 +59,7 @@ class Simulation:
     grid: Mapping
     product: bool = False
     share: int = 1
+    repetition_factor: int = 1
 
     def arguments(self) -> dict:
         """The grid as ``mc.simulate`` keyword arguments (an open mesh with ``product``)."""
@@ -74,7 +76,8 @@ class Simulation:
     def result(self, budget):
         """The SimulationResult at ``budget`` (a Budget or its name)."""
         return simulate_for(self.owner, as_budget(budget).part(self.share), self.model,
-                            label=self.label, k=np.asarray(self.k), **self.arguments())
+                            label=self.label, repetition_factor=self.repetition_factor,
+                            k=np.asarray(self.k), **self.arguments())
 
 
 @dataclass(frozen=True)
@@ -125,12 +128,14 @@ def _sources(claim, source, label: str, k, grid, product: bool, share: int) -> t
     return (Simulation(claim.id, label, source, tuple(k), grid, product, share),)
 
 
-def _labelled(result, p: int, k) -> list[dict]:
-    """Rows of point ``p`` of a result: its parameters, its options (which name the simulation
-    when a declaration reads several) and k."""
+def _labelled(result, p: int, k, model: bool) -> list[dict]:
+    """Rows of point ``p`` of a result: the model's name (``model``: when a declaration reads
+    several models), its parameters, its options (which name the simulation when a declaration
+    reads several) and k."""
     options = {name: value for name, value in result.options.items()
                if isinstance(value, (str, int, float, bool))}
-    return [{**result.point(p), **options, "k": int(kk)} for kk in k]
+    name = {"model": result.model} if model else {}
+    return [{**name, **result.point(p), **options, "k": int(kk)} for kk in k]
 
 
 def _theory_point(theory, point: dict, options: dict) -> dict:
@@ -153,6 +158,7 @@ def _read(sources, budget, statistic: str, selected_k, *functions):
     points."""
     estimates, errors, rows = [], [], []
     values = [[] for _ in functions]
+    several = len({source.result(budget).model for source in sources}) > 1
     for source in sources:
         result = source.result(budget)
         columns = _columns(result.k, selected_k)
@@ -161,7 +167,7 @@ def _read(sources, budget, statistic: str, selected_k, *functions):
         errors.append(np.ravel(getattr(result, STATISTICS[statistic])[:, columns]))
         options = {**result.options, "model": result.model}
         for p in range(result.n_points):
-            rows += _labelled(result, p, k)
+            rows += _labelled(result, p, k, several)
             for function, collected in zip(functions, values):
                 collected.append(theory_values(function, k, _theory_point(
                     function, result.point(p), options)))
