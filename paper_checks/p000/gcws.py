@@ -6,10 +6,9 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 from varlab import kernels
-from varlab.claims import Simulation, Agreement, Budget, Identity, claim, t_threshold
+from varlab.claims import Agreement, Budget, Identity, Simulation, claim, t_threshold
 from varlab.testing.verdict import format_number, format_point
 from varlab.features import GCWS, gmm_estimate
 from varlab.mc.models import gcws as gcws_models
