@@ -13,10 +13,11 @@ gaps and the kernel are not (the Gaussian kernel is e^-12.5 at |z| = 5).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 import numpy as np
 
-from varlab.claims import Agreement, Difference, Simulation, claim
+from varlab.claims import Agreement, Difference, Ordering, Simulation, claim
 from varlab.features.samplers.orthogonal import _padded
 from varlab.spectral.polynomial import polynomial_kernel
 from varlab.spectral.signed import DeltaGaussian
@@ -93,44 +94,28 @@ def _in_units(verdict, units):
 GAP = tuple(Difference(RADIAL["orf", d], RADIAL["rff_radial", d]) for d in DIMENSIONS)
 
 
-def _radial_gap(run):
-    """(Var(ORF) - Var(RFF) simulated, its SE, Var(RFF) exact) on the grid."""
-    points, d, r, s = _grid_arrays()
-    results = [gap.result(run.budget) for gap in GAP]
-    estimate = np.concatenate([result.variance.ravel() for result in results])
-    se = np.concatenate([result.se_variance.ravel() for result in results])
-    iid = orthogonal.orf_variance(dimension=d, distance=r, k=s) - orthogonal.variance_gap(dimension=d, distance=r, k=s)
-    return estimate, se, iid
+def rff_variance(k, dimension, distance):
+    """Var(K_RFF(z)) exact (Gaussian kernel, paired cos/sin, s = k frequencies; the same at every
+    dimension): the unit of the Theorem 5 claims."""
+    return orthogonal.iid_variance(distance=distance) / k
 
 
-def _gap_agreement(run, theory, which):
-    points, d, r, s = _grid_arrays()
-    estimate, se, iid = _radial_gap(run)
-    verdict = run.agreement(theory=theory / iid, estimate=estimate / iid, standard_error=se / iid,
-                            parameters=points, tolerance=EFFECT,
-                            quantity=f"(Var(ORF) - Var(RFF)) / Var(RFF) (simulated) vs {which}")
-    return _in_units(verdict, "fraction of Var(RFF)")
+Agreement(id="004.thm5.printed", source="004, 'Theorem 5' (slides, as printed; cited from [1])",
+          quote="G_k(z) = Var(K_ORF(z)) - Var(K_RFF(z)) = (s-1)/s E_R1[J_{d/2-1}(R1||z||) Gamma(d/2) / "
+                "(R1||z||/2)^{d/2-1}]^2 - (s-1)/s E_R1,R2[J_{d/2-1}(sqrt(R1^2+R2^2)||z||) ...]^2",
+          statement="For the Gaussian kernel, the simulated Var(K_ORF(z)) - Var(K_RFF(z)) equals the printed G_k "
+                    "within 5% of Var(K_RFF(z)) (d = 4, 16, 64; |z| in 0.5..5; s = d/2, d, 2d, 8d).",
+          note="Tolerance in units of Var(RFF) (the gap and the kernel vanish at |z| = 5).",
+          model=GAP, theory=orthogonal.variance_gap_printed, statistic="variance", tolerance=EFFECT,
+          relative=False, scale=rff_variance)
 
-
-@claim("004.thm5.printed", source="004, 'Theorem 5' (slides, as printed; cited from [1])",
-       quote="G_k(z) = Var(K_ORF(z)) - Var(K_RFF(z)) = (s-1)/s E_R1[J_{d/2-1}(R1||z||) Gamma(d/2) / "
-             "(R1||z||/2)^{d/2-1}]^2 - (s-1)/s E_R1,R2[J_{d/2-1}(sqrt(R1^2+R2^2)||z||) ...]^2",
-       statement="For the Gaussian kernel, the simulated Var(K_ORF(z)) - Var(K_RFF(z)) equals the printed G_k "
-                 "within 5% of Var(K_RFF(z)) (d = 4, 16, 64; |z| in 0.5..5; s = d/2, d, 2d, 8d).",
-       note="Tolerance in units of Var(RFF) (the gap and the kernel vanish at |z| = 5).")
-def theorem5_printed(run):
-    points, d, r, s = _grid_arrays()
-    return _gap_agreement(run, orthogonal.variance_gap_printed(dimension=d, distance=r, k=s), "the printed G_k")
-
-
-@claim("varlab.004.thm5.derived", source="varlab's derivation of 004 'Theorem 5' (blocks of d, partial last block)",
-       statement="Var(K_ORF(z)) - Var(K_RFF(z)) = P(s, d)/s^2 [1F1(d; d/2; -|z|^2/2) - exp(-|z|^2)] for the "
-                 "Gaussian kernel, P(s, d) = q d(d-1) + r(r-1), s = q d + r (= (s-1)/s [...] for s <= d), "
-                 "within 5% of Var(K_RFF(z)).",
-       derived_by_varlab=True)
-def theorem5_derived(run):
-    points, d, r, s = _grid_arrays()
-    return _gap_agreement(run, orthogonal.variance_gap(dimension=d, distance=r, k=s), "varlab's G_k")
+Agreement(id="varlab.004.thm5.derived",
+          source="varlab's derivation of 004 'Theorem 5' (blocks of d, partial last block)",
+          statement="Var(K_ORF(z)) - Var(K_RFF(z)) = P(s, d)/s^2 [1F1(d; d/2; -|z|^2/2) - exp(-|z|^2)] for the "
+                    "Gaussian kernel, P(s, d) = q d(d-1) + r(r-1), s = q d + r (= (s-1)/s [...] for s <= d), "
+                    "within 5% of Var(K_RFF(z)).",
+          derived_by_varlab=True, model=GAP, theory=orthogonal.variance_gap, statistic="variance",
+          tolerance=EFFECT, relative=False, scale=rff_variance)
 
 
 def _orf_variance(k, dimension, distance):
@@ -182,31 +167,33 @@ def orf_below_rff(run):
                          quantity="Var / Var(RFF) exact")
 
 
+#: the seeds of the former claim 004.orf.rows_not_columns (now .rows_unbiased and .columns_biased)
 ROWS_OWNER = "004.orf.rows_not_columns"
+ROWS_GRID = dict(dimension=16, distance=(1.0, 2.0))
+#: ORF with the frequencies as the rows of S Q (004 'QR decomposition' step 3), and as its columns
+ROWS = Simulation(ROWS_OWNER, "rows", "orf", (16, 32), ROWS_GRID)
+COLUMNS = Simulation(ROWS_OWNER, "columns", "orf_columns", (16, 32), ROWS_GRID)
 
 
-@claim(ROWS_OWNER, source="004 'QR decomposition' step 3 (rows of S Q); DESIGN.md",
-       statement="Frequencies taken as the rows of S Q give an unbiased estimator (bias within 0.005 of the "
-                 "kernel) and the columns of S Q (S applied to a Haar column) one biased downwards, below the "
-                 "kernel at every point (d = 16, |z| = 1, 2, s = 16, 32).",
-       note="Tolerance and effect size 0.005 in kernel units: the columns' bias is about -0.008 to -0.035.",
-       derived_by_varlab=True)
-def rows_not_columns(run):
-    grid = dict(dimension=16, distance=(1.0, 2.0))
-    rows = Simulation(ROWS_OWNER, "rows", "orf", (16, 32), grid).result(run.budget)
-    columns = Simulation(ROWS_OWNER, "columns", "orf_columns", (16, 32), grid).result(run.budget)
-    unbiased = run.agreement(theory=np.broadcast_to(rows.target, rows.mean.shape), estimate=rows.mean,
-                             standard_error=rows.se_mean, parameters=_rows(rows),
-                             quantity="mean of ORF (rows) vs the kernel", tolerance=0.005)
-    biased = run.ordering(lower=columns.mean, upper=np.broadcast_to(columns.target, columns.mean.shape),
-                          standard_error=columns.se_mean, parameters=_rows(columns),
-                          quantity="mean of ORF (columns) vs the kernel", effect_size=0.005,
-                          names=("columns", "kernel"))
-    return run.combined([unbiased, biased])
+def gaussian_kernel(k, dimension, distance):
+    """The Gaussian kernel exp(-|z|^2/2) (bandwidth 1)."""
+    return np.exp(-0.5 * distance * distance)
 
 
-def _rows(result):
-    return [{**result.point(p), "s": int(k)} for p in range(result.n_points) for k in result.k]
+Agreement(id="varlab.004.orf.rows_unbiased", source="004 'QR decomposition' step 3 (rows of S Q); DESIGN.md",
+          statement="Frequencies taken as the rows of S Q give an unbiased estimator of the Gaussian kernel, bias "
+                    "within 0.005 of the kernel (d = 16, |z| = 1, 2, s = 16, 32).",
+          note="Tolerance 0.005 in kernel units (the columns' bias, varlab.004.orf.columns_biased, is about -0.008 "
+               "to -0.035).",
+          derived_by_varlab=True, model=ROWS, theory=gaussian_kernel, statistic="mean", tolerance=0.005,
+          relative=False)
+
+Ordering(id="varlab.004.orf.columns_biased", source="004 'QR decomposition' step 3 (rows of S Q); DESIGN.md",
+         statement="Frequencies taken as the columns of S Q (S applied to a Haar column) give an estimator biased "
+                   "downwards: its mean is below the Gaussian kernel at every point (d = 16, |z| = 1, 2, s = 16, 32).",
+         note="Effect size 0.005 in kernel units: the columns' bias is about -0.008 to -0.035.",
+         derived_by_varlab=True, lower=COLUMNS, upper=gaussian_kernel, statistic="mean", effect_size=0.005,
+         strict=True)
 
 
 # --- SORF: varlab's own engineering check ----------------------------------------------------------
@@ -235,10 +222,6 @@ def sorf_zero_projection(d, n_blocks, seed):
     return float(per_block.mean()), float(per_block.std(ddof=1) / np.sqrt(n_blocks))
 
 
-def _gaussian_kernel(k, dimension, distance):
-    return np.exp(-0.5 * distance * distance)
-
-
 Agreement(id="varlab.004.sorf.unbiased", source="varlab: SORF (Yu et al. 2016), which varlab offers at large d as a "
                                                 "drop-in for ORF (not in 004)",
           statement="SORF (varlab's: directions from H D1 H D2 H D3 with p = max(32, 2^ceil(log2 d)), rows cut to d "
@@ -248,20 +231,20 @@ Agreement(id="varlab.004.sorf.unbiased", source="varlab: SORF (Yu et al. 2016), 
           note="Where it fails: SORF's directions are discrete and some are orthogonal to z (P about 0.12 at d = 4, "
                "sorf_zero_projection); for those cos<w, z> = 1 at every |z|, so E K_SORF(z) tends to that "
                "probability as |z| grows while the kernel tends to 0 (ORF's uniform directions: unbiased).",
-          derived_by_varlab=True, model=SORF, theory=_gaussian_kernel, statistic="mean", tolerance=0.01,
+          derived_by_varlab=True, model=SORF, theory=gaussian_kernel, statistic="mean", tolerance=0.01,
           relative=False)
 
 
 # --- GRFF / GORF, delta-Gaussian ----------------------------------------------------------------
 
-def _signed_exact(kind):
-    from varlab.spectral.signed import DeltaGaussian
-    from varlab.theory import signed as theory
+#: the slides' delta-Gaussian measure (the options of the SIGNED simulations)
+SLIDES_MEASURE = dict(weights=(1.0, -1.0), bandwidths=(1.0, 10.0))
 
-    measure = DeltaGaussian()
-    points, d, r, s = _grid_arrays()
-    return np.array([float(theory.estimator_variance(measure, int(dd), float(rr), float(ss), kind))
-                     for dd, rr, ss in zip(d, r, s)])
+
+def _signed_exact(model):
+    """signed_variance of ``model`` on the claims' grid, flattened like ``_points``."""
+    return np.concatenate([signed_variance(np.array(sizes(d), float), d, r, model=model, **SLIDES_MEASURE)
+                           for d in DIMENSIONS for r in DISTANCES])
 
 
 #: the unbiasedness tolerance of GRFF/GORF, in kernel units: 1% of the total mass ||p+|| + ||p-||
@@ -283,18 +266,26 @@ Agreement(id="004.grff.unbiased", source="004, 'Unbiased Approximation' (Methods
           statistic="mean", tolerance=BIAS_TOLERANCE, relative=False)
 
 
-@claim("varlab.004.gorf.variance", source="varlab: Var = (P^2 V+ + N^2 V-)/s + [P^2 pairs C+ + N^2 pairs C- - "
-                                   "2PN c H0]/s^2 (004 'Variance Reduction', G+, G-, H)",
-       statement="The variances of GRFF, GORF (mutual) and GORF (separate) are theory.signed.estimator_variance, "
-                 "within 5% of it.",
-       derived_by_varlab=True)
-def gorf_variance(run):
-    points = [dict(p, model=model) for model in SIGNED_MODELS for p in _points()]
-    return run.agreement(theory=np.concatenate([_signed_exact(kind) for kind in SIGNED_MODELS.values()]),
-                         estimate=np.concatenate([_stack(SIGNED, m, "variance", run.budget) for m in SIGNED_MODELS]),
-                         standard_error=np.concatenate([_stack(SIGNED, m, "se_variance", run.budget)
-                                                        for m in SIGNED_MODELS]),
-                         parameters=points, quantity="Var of GRFF/GORF", tolerance=EFFECT, relative=True)
+def signed_variance(k, dimension, distance, weights, bandwidths, model):
+    """theory.signed.estimator_variance of ``model`` (GRFF, GORF mutual or separate; s = k) for
+    the delta-Gaussian measure of the simulation's options."""
+    from varlab.theory import signed as theory
+
+    return theory.estimator_variance(DeltaGaussian(weights, bandwidths), int(dimension), float(distance),
+                                     np.asarray(k, float), SIGNED_MODELS[model])
+
+
+def grff_variance(k, dimension, distance, weights, bandwidths):
+    """Var(K_GRFF(z)) exact (theory.signed, delta-Gaussian): the unit of the GORF orderings."""
+    return signed_variance(k, dimension, distance, weights, bandwidths, "grff")
+
+
+Agreement(id="varlab.004.gorf.variance", source="varlab: Var = (P^2 V+ + N^2 V-)/s + [P^2 pairs C+ + N^2 pairs C- - "
+                                                "2PN c H0]/s^2 (004 'Variance Reduction', G+, G-, H)",
+          statement="The variances of GRFF, GORF (mutual) and GORF (separate) are theory.signed.estimator_variance, "
+                    "within 5% of it.",
+          derived_by_varlab=True, model=tuple(SIGNED[m, d] for m in SIGNED_MODELS for d in DIMENSIONS),
+          theory=signed_variance, statistic="variance", tolerance=EFFECT, relative=True)
 
 
 @claim("004.gorf.below_grff", source="004, 'Unbiased Approximation' (Methods), 'Variance Reduction' (b)",
@@ -308,61 +299,31 @@ def gorf_variance(run):
 def gorf_below_grff(run):
     budget = run.budget
     se = np.hypot(_stack(SIGNED, "gorf", "se_variance", budget), _stack(SIGNED, "grff", "se_variance", budget))
-    return _could_reduce(run, names=("GORF", "GRFF"), exact_lower=_signed_exact("mutual"),
-                         exact_upper=_signed_exact("iid"), lower=_stack(SIGNED, "gorf", "variance", budget),
+    return _could_reduce(run, names=("GORF", "GRFF"), exact_lower=_signed_exact("gorf"),
+                         exact_upper=_signed_exact("grff"), lower=_stack(SIGNED, "gorf", "variance", budget),
                          upper=_stack(SIGNED, "grff", "variance", budget), se=se, points=_points(),
                          quantity="Var / Var(GRFF) exact")
 
 
-@claim("varlab.004.gorf.mutual_vs_separate", source="varlab (beyond 004): mutual vs separate orthogonality",
-       statement="GORF with W and V mutually orthogonal has a variance nowhere above that of W and V each "
-                 "orthogonalised on its own by more than 5% of Var(GRFF) (delta-Gaussian; d = 4, 16, 64; "
-                 "|z| in 0.5..5; s = d/2..8d).",
-       note="The slides orthogonalise W and V together; varlab asks whether that is better than separately.",
-       derived_by_varlab=True)
-def mutual_vs_separate(run):
-    budget = run.budget
-    iid = _signed_exact("iid")
-    exact = (_signed_exact("mutual") - _signed_exact("separate")) / iid
-    se = np.hypot(_stack(SIGNED, "gorf", "se_variance", budget), _stack(SIGNED, "gorf_separate", "se_variance", budget))
-    verdict = run.ordering(lower=_stack(SIGNED, "gorf", "variance", budget) / iid,
-                           upper=_stack(SIGNED, "gorf_separate", "variance", budget) / iid,
-                           standard_error=se / iid, parameters=_points(), quantity="Var / Var(GRFF) exact",
-                           effect_size=EFFECT, strict=False, names=("mutual", "separate"))
-    worst = int(np.argmax(exact))
-    return replace(verdict, units="fraction of Var(GRFF)", reason=verdict.reason + (
-        f". Exact: mutual above separate at {int(np.sum(exact > 0))} of {exact.size} points, by up to "
-        f"{format_number(exact[worst])} of Var(GRFF) ({format_point(_points()[worst])}): the cross term "
-        "H(z) = 2||p+|| ||p-|| [E a1 E b1 - E(a1 b1)] that mutual orthogonality adds is positive at every point, "
-        "which favours separate orthogonality everywhere; mutual orthogonality also halves each part's block to "
-        "d/2 rows"))
+Ordering(id="varlab.004.gorf.mutual_vs_separate", source="varlab (beyond 004): mutual vs separate orthogonality",
+         statement="GORF with W and V mutually orthogonal has a variance nowhere above that of W and V each "
+                   "orthogonalised on its own by more than 5% of Var(GRFF) (delta-Gaussian; d = 4, 16, 64; "
+                   "|z| in 0.5..5; s = d/2..8d).",
+         note="The slides orthogonalise W and V together; varlab asks whether that is better than separately. "
+              "Exact (theory.signed): mutual is above separate at all 48 points, by up to 0.50 of Var(GRFF) "
+              "(d = 64, |z| = 0.5, s = 512): the cross term H(z) = 2||p+|| ||p-|| [E a1 E b1 - E(a1 b1)] that "
+              "mutual orthogonality adds is positive at every point, and it halves each part's block to d/2 rows.",
+         derived_by_varlab=True, lower=tuple(SIGNED["gorf", d] for d in DIMENSIONS),
+         upper=tuple(SIGNED["gorf_separate", d] for d in DIMENSIONS), statistic="variance", effect_size=EFFECT,
+         strict=False, scale=grff_variance)
 
 
 # --- the polynomial kernel on the unit sphere (1 - |z|^2/a^2)^m, a = 3, m = 1 ---------------------
 
 def polynomial_variance_theory(model):
     """varlab's exact variance of ``model`` on the claims' grid, flattened like ``_points``."""
-    from varlab.spectral.polynomial import PolynomialSphere
-    from varlab.theory import polynomial as theory
-
-    out = []
-    for d in DIMENSIONS:
-        measure = PolynomialSphere(POLY_A, POLY_DEGREE, d)
-        out.append(theory.estimator_variance(measure, d, POLY_DISTANCES, np.array(sizes(d), float),
-                                             POLY_MODELS[model]).reshape(-1))
-    return np.concatenate(out)
-
-
-def _poly_agreement(run, statistic, theory, quantity, tolerance):
-    """Agreement of ``statistic`` ("mean" or "variance") of the three polynomial models with
-    ``theory`` (relative ``tolerance``)."""
-    budget = run.budget
-    points = [dict(p, model=model) for model in POLY_MODELS for p in _points(POLY_DISTANCES)]
-    return run.agreement(theory=theory, estimate=np.concatenate([_stack(POLYNOMIAL, m, statistic, budget)
-                                                                 for m in POLY_MODELS]),
-                         standard_error=np.concatenate([_stack(POLYNOMIAL, m, "se_" + statistic, budget)
-                                                        for m in POLY_MODELS]),
-                         parameters=points, quantity=quantity, tolerance=tolerance, relative=True)
+    return np.concatenate([polynomial_variance(np.array(sizes(d), float), d, r, POLY_A, POLY_DEGREE, model)
+                           for d in DIMENSIONS for r in POLY_DISTANCES])
 
 
 def _polynomial_kernel(k, dimension, distance, a, degree):
@@ -381,14 +342,31 @@ Agreement(id="004.polynomial.unbiased", source="004, 'Unbiased Approximation' (E
           statistic="mean", tolerance=0.02, relative=True)
 
 
-@claim("varlab.004.polynomial.variance", source="varlab: theory.polynomial.estimator_variance (004 'Variance Reduction' "
-                                         "G+, G-, H with exact sums over the shells)", derived_by_varlab=True,
-       statement="The variances of GRFF, GORF (mutual) and GORF (separate) for the polynomial kernel on the sphere "
-                 "(a = 3, m = 1; varlab's shell measure) are theory.polynomial.estimator_variance within 5% of it "
-                 "(d = 4, 16, 64; |z| = 0.5..2; s = d/2..8d).")
-def polynomial_variance(run):
-    theory = np.concatenate([polynomial_variance_theory(m) for m in POLY_MODELS])
-    return _poly_agreement(run, "variance", theory, "Var of GRFF / GORF, polynomial kernel", EFFECT)
+@lru_cache(maxsize=None)
+def _sphere(a, degree, dimension):
+    from varlab.spectral.polynomial import PolynomialSphere
+
+    return PolynomialSphere(a, degree, dimension)
+
+
+def polynomial_variance(k, dimension, distance, a, degree, model):
+    """theory.polynomial.estimator_variance of ``model`` (GRFF, GORF mutual or separate; s = k) for
+    varlab's shell measure of the polynomial kernel on the sphere."""
+    from varlab.theory import polynomial as theory
+
+    d = int(dimension)
+    return theory.estimator_variance(_sphere(float(a), int(degree), d), d, float(distance), np.asarray(k, float),
+                                     POLY_MODELS[model])[0]
+
+
+Agreement(id="varlab.004.polynomial.variance",
+          source="varlab: theory.polynomial.estimator_variance (004 'Variance Reduction' G+, G-, H with exact sums "
+                 "over the shells)", derived_by_varlab=True,
+          statement="The variances of GRFF, GORF (mutual) and GORF (separate) for the polynomial kernel on the sphere "
+                    "(a = 3, m = 1; varlab's shell measure) are theory.polynomial.estimator_variance within 5% of it "
+                    "(d = 4, 16, 64; |z| = 0.5..2; s = d/2..8d).",
+          model=tuple(POLYNOMIAL[m, d] for m in POLY_MODELS for d in DIMENSIONS), theory=polynomial_variance,
+          statistic="variance", tolerance=EFFECT, relative=True)
 
 
 @claim("varlab.004.polynomial.gorf_below_grff",
