@@ -252,7 +252,24 @@ def _check_statistic(statistic: str) -> None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class Agreement(Claim):
+class _OverGrid(Claim, ABC):
+    """What the simulated kinds share: the statistic judged, and the k grid and parameter grid
+    of the models they simulate for themselves (``product``: every combination; ``share``: a
+    part of the budget)."""
+
+    statistic: str
+    k: tuple = ()
+    grid: Mapping = field(default_factory=dict)
+    product: bool = False
+    share: int = 1
+
+    def __post_init__(self):
+        _check_statistic(self.statistic)
+        super().__post_init__()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Agreement(_OverGrid):
     """``statistic`` of ``model`` equals ``theory`` at every grid point and k.
 
     ``model``: a model name (simulated for this claim over ``grid`` and ``k``), a shared
@@ -266,18 +283,12 @@ class Agreement(Claim):
 
     model: object
     theory: Callable
-    statistic: str
     tolerance: float
-    k: tuple = ()
-    grid: Mapping = field(default_factory=dict)
     relative: bool = True
-    product: bool = False
-    share: int = 1
     label: str = ""
     scale: Callable | None = None
 
     def __post_init__(self):
-        _check_statistic(self.statistic)
         if self.scale is not None and self.relative:
             raise ValueError(f"claim {self.id}: a scale states the tolerance's units; pass "
                              f"relative=False with it")
@@ -300,29 +311,20 @@ class Agreement(Claim):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Ordering(Claim):
+class Ordering(_OverGrid):
     """``statistic`` of ``lower`` is below that of ``upper`` at every point and k: each a model
     name simulated independently over the grid, or (as for :class:`Agreement`) a shared
     :class:`Simulation`, a :class:`Difference` or a tuple of these, on matching grids; or one
     side exact, a theory (Formula or ``f(k, **point)``) evaluated at the other side's points.
-    With ``scale`` (a theory), both sides and the effect size are in its units. ``effect_size``: the violation the statement cares about, in the statistic's
-    units; ``strict``: "below" (seen below everywhere) or, if False, "not above by more than the
-    effect size"."""
+    ``effect_size``: the violation the statement cares about, in the statistic's units (with
+    ``scale``, a theory, both sides and the effect size are in its units); ``strict``: "below"
+    (seen below everywhere) or, if False, "not above by more than the effect size"."""
 
     lower: object
     upper: object
-    statistic: str
     effect_size: float
-    k: tuple = ()
-    grid: Mapping = field(default_factory=dict)
     strict: bool = True
-    product: bool = False
-    share: int = 1
     scale: Callable | None = None
-
-    def __post_init__(self):
-        _check_statistic(self.statistic)
-        super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
         sides = []
@@ -365,23 +367,14 @@ class Ordering(Claim):
 
 
 @dataclass(frozen=True, kw_only=True)
-class Rate(Claim):
+class Rate(_OverGrid):
     """``statistic`` of ``model`` falls (or grows) as k^``slope`` over the k grid: at each point,
     the weighted least-squares slope of log(statistic) on log(k) (weights from the standard
     errors, delta method) equals ``slope`` within ``tolerance`` (absolute, in slope units)."""
 
     model: object
-    statistic: str
     slope: float
     tolerance: float
-    k: tuple = ()
-    grid: Mapping = field(default_factory=dict)
-    product: bool = False
-    share: int = 1
-
-    def __post_init__(self):
-        _check_statistic(self.statistic)
-        super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
         (source,) = _sources(self, self.model, f"rate:{self.statistic}", self.k, self.grid,

@@ -96,6 +96,18 @@ def _trials_text(degrees_of_freedom):
                            f"would resolve it")
 
 
+def _per_point(arrays: dict, parameters, degrees_of_freedom) -> list:
+    """The arrays flattened (one entry per point of ``parameters``, else a ValueError naming
+    them) and the threshold per point: Z_MAX, or the t quantile of ``degrees_of_freedom``."""
+    flat = [np.asarray(value, dtype=float).ravel() for value in arrays.values()]
+    if any(array.size != len(parameters) for array in flat):
+        raise ValueError(f"{', '.join(arrays)} and parameters must have one entry per point")
+    size = len(parameters)
+    threshold = (np.full(size, Z_MAX) if degrees_of_freedom is None else
+                 np.broadcast_to(t_threshold(degrees_of_freedom), (size,)).astype(float))
+    return flat + [threshold]
+
+
 class ClaimRun:
     """What a check gets (see the module docstring)."""
 
@@ -139,12 +151,9 @@ class ClaimRun:
         ``Z_MAX`` (or the t quantile of ``degrees_of_freedom`` per point, for an SE from few
         independent units); ``tolerance`` relative to |theory| if ``relative``, else in the
         quantity's units."""
-        theory, estimate, standard_error = (np.asarray(a, dtype=float).ravel()
-                                            for a in (theory, estimate, standard_error))
-        if not theory.size == estimate.size == standard_error.size == len(parameters):
-            raise ValueError("theory, estimate, standard_error and parameters must have one entry "
-                             "per point")
-        threshold = self._threshold(degrees_of_freedom, theory.size)
+        theory, estimate, standard_error, threshold = _per_point(
+            dict(theory=theory, estimate=estimate, standard_error=standard_error), parameters,
+            degrees_of_freedom)
         decision = decide_agreement(estimate=estimate, reference=theory, error=standard_error,
                                     threshold=threshold, tolerance=tolerance, relative=relative,
                                     labels=[format_point(p) for p in parameters],
@@ -163,12 +172,9 @@ class ClaimRun:
                  degrees_of_freedom=None, names=("A", "B")) -> Verdict:
         """"lower < upper" at every point (``standard_error``: that of upper - lower), decided by
         ``decide_ordering`` with ``effect_size`` in the quantity's units."""
-        lower, upper, standard_error = (np.asarray(a, dtype=float).ravel()
-                                        for a in (lower, upper, standard_error))
-        if not lower.size == upper.size == standard_error.size == len(parameters):
-            raise ValueError("lower, upper, standard_error and parameters must have one entry per "
-                             "point")
-        threshold = self._threshold(degrees_of_freedom, lower.size)
+        lower, upper, standard_error, threshold = _per_point(
+            dict(lower=lower, upper=upper, standard_error=standard_error), parameters,
+            degrees_of_freedom)
         decision = decide_ordering(lower=lower, upper=upper, error=standard_error,
                                    threshold=threshold, effect_size=effect_size, strict=strict,
                                    labels=[format_point(p) for p in parameters],
@@ -213,9 +219,3 @@ class ClaimRun:
                             resolution=tightest.resolution, tolerance=tightest.tolerance,
                             units=units.pop() if len(units) == 1 else tightest.units, rows=rows,
                             budget_factor=factor)
-
-    @staticmethod
-    def _threshold(degrees_of_freedom, size: int) -> np.ndarray:
-        if degrees_of_freedom is None:
-            return np.full(size, Z_MAX)
-        return np.broadcast_to(t_threshold(degrees_of_freedom), (size,)).astype(float)
