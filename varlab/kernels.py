@@ -17,11 +17,15 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
 
 from . import _validate
 
 __all__ = ["correlation", "rbf_correlation", "folded_rbf", "gaussian", "gmm", "gmm_transform", "min_max",
            "unit_rows"]
+
+#: what the public functions take for ``X`` and ``Y``: an array or a scipy.sparse matrix
+MatrixLike = ArrayLike | sp.spmatrix
 
 _EPS = np.finfo(np.float64).eps
 
@@ -89,7 +93,7 @@ def _shifted(X, e: int):
     return np.ldexp(X, e)
 
 
-def unit_rows(X, name: str = "X"):
+def unit_rows(X: MatrixLike, name: str = "X") -> np.ndarray | sp.csr_matrix:
     """Rows of ``X`` divided by their l2 norms, without overflow or underflow.
 
     Each row is first divided by its largest absolute entry (so its entries lie in [-1, 1] and
@@ -127,7 +131,7 @@ def _inner(X, Y) -> np.ndarray:
     return product.astype(np.float64, copy=False)
 
 
-def correlation(X, Y=None) -> np.ndarray:
+def correlation(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
     """Gram matrix of rho(u, v) = <u, v> / (||u|| ||v||) (000, Eq. 1), clipped to [-1, 1].
 
     Returns shape (n_X, n_Y), float64. Rows are scaled with :func:`unit_rows` (divided by their
@@ -141,13 +145,13 @@ def correlation(X, Y=None) -> np.ndarray:
     return np.clip(_inner(U, V), -1.0, 1.0)
 
 
-def rbf_correlation(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+def rbf_correlation(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) -> np.ndarray:
     """RBF(u, v; gamma) = exp(-gamma (1 - rho)) (000, Eq. 14)."""
     gamma = _gamma(gamma)
     return np.exp(-gamma * (1.0 - correlation(X, Y)))
 
 
-def folded_rbf(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+def folded_rbf(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) -> np.ndarray:
     """fRBF(u, v; gamma) = exp(-gamma (1 - rho)) / 2 + exp(-gamma (1 + rho)) / 2 (001, Eq. 11)."""
     gamma = _gamma(gamma)
     rho = correlation(X, Y)
@@ -191,7 +195,7 @@ def _exact_sparse_squared(X, Y, rows, columns) -> np.ndarray:
     return out
 
 
-def gaussian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+def gaussian(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) -> np.ndarray:
     """exp(-gamma ||u - v||^2), the usual Gaussian kernel in distance form.
 
     Squared distances are sums of (u_i - v_i)^2, never |u|^2 + |v|^2 - 2<u, v> where that loses
@@ -312,7 +316,7 @@ def _check_centred(values, X):
                          "need this)")
 
 
-def gmm_transform(X, center=None):
+def gmm_transform(X: MatrixLike, center: ArrayLike | None = None) -> np.ndarray | sp.csr_matrix:
     """The nonnegative transform u -> u~ of Eq. (7) (centre mu = 0) or Eq. (4) (centre mu).
 
     Returns an (n, 2D) array with, for 0-based i, column 2i = (u_i - mu_i)^+ and column
@@ -419,7 +423,7 @@ def _check_zero_pairs(sx, sy, same: bool):
         raise ValueError(f"GMM of two all-zero vectors is 0/0 (undefined): {where}")
 
 
-def gmm(X, Y=None, *, center=None) -> np.ndarray:
+def gmm(X: MatrixLike, Y: MatrixLike | None = None, *, center: ArrayLike | None = None) -> np.ndarray:
     """Gram matrix of the generalized min-max similarity GMM(u, v) (paper 000, Eq. 8).
 
     GMM(u, v) = sum_i min(u~_i, v~_i) / sum_i max(u~_i, v~_i) over the transform u~ of Eq. (7)
@@ -480,7 +484,7 @@ def gmm(X, Y=None, *, center=None) -> np.ndarray:
     return out
 
 
-def min_max(X, Y=None) -> np.ndarray:
+def min_max(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
     """Gram matrix of the min-max kernel sum_i min(u_i, v_i) / sum_i max(u_i, v_i).
 
     For nonnegative data only (ValueError on a negative entry); it equals GMM with mu = 0
