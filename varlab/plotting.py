@@ -43,10 +43,10 @@ class Figure:
         return " ".join((self.build.__doc__ or "").strip().split("\n\n")[0].split())
 
     def per_point(self, budget) -> str:
-        """"analytic" or the budget behind each point: the recipe's ``repetitions(budget)`` (a
-        count of repetitions or a phrase such as "10 trials"), else the budget's repetitions."""
+        """The budget behind each point: the recipe's ``repetitions(budget)`` (a count of
+        repetitions or a phrase such as "10 trials"), else the budget's repetitions."""
         if not self.simulates:
-            return "analytic (no simulation)"
+            return "no simulation"
         value = self.repetitions(budget) if self.repetitions else budget.n_repetitions
         return f"{value:,} repetitions" if isinstance(value, int) else str(value)
 

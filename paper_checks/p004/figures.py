@@ -39,10 +39,10 @@ def _panel(ax, d, distances, points, variance, result):
                         mfc="none" if marker == "^" else colour)
         (first, _), (second, _) = lines.values()
         if np.allclose(first, second, rtol=1e-9, atol=0.0):
-            ax.plot(distances, first, "-", color=colour)
+            ax.plot(distances, first, "-", color=colour, label=f"{model}, s = {sizes(d)[0]}")
         else:
-            for ratio, style in lines.values():
-                ax.plot(distances, ratio, style, color=colour)
+            for (ratio, style), column in zip(lines.values(), (0, 2)):
+                ax.plot(distances, ratio, style, color=colour, label=f"{model}, s = {sizes(d)[column]}")
     ax.set(xlabel="|z|", ylabel="Var / Var(GRFF)")
 
 
