@@ -3,7 +3,7 @@
 A paper's figures are recipes in ``paper_checks/pNNN/figures.py``, declared once with
 :func:`figure`; each builds a matplotlib Figure from varlab's theory and simulations at a
 budget (never calls plt.show). Figures that show the numbers of a claim read that claim's
-cached simulation (``varlab.claims.simulate_for``), so ``varlab reproduce`` simulates once.
+cached simulation (``varlab.claims.simulate_for``), so ``varlab reproduce`` simulates once::
 
     @figure("000_fig1", source="000 Figure 1 (V_n/V, Thm 3)", simulates=False)
     def variance_ratio(budget):

@@ -19,12 +19,14 @@ Paper 000, Sec. 1.3 and Sec. 3.
   (``asymptotic_accuracy``). The derivations are in ``varlab.theory.gcws_derivation``.
 * **Fig. 4**: the ratio V_n/V_g of the NRFF and GCWS asymptotic variances (``variance_ratio``).
 
-Stable numerics (each checked against mpmath in the tests). With s = sqrt((1 - rho)/2):
+Stable numerics (each checked against mpmath in the tests). With s = sqrt((1 - rho)/2)::
+
     g = (1 + rho) / (2 (1 + s)^2),        1 - g = 2 s / (1 + s),
     V_g = 4 gamma^2 (1 + rho) (1 + s) s^3 exp(-2 gamma (1 - rho)),
     b1  = (gamma/2) exp(-gamma (1 - rho)) s (1 + rho) (1 + s) [2 gamma (1 - rho) - (2 - g)],
     V_n/V_g = s (5 - S) (sinh(y)/y)^2 / ((1 + rho)(1 + s)),  y = gamma (1 - rho),
               S = 1 - exp(-2 y),
+
 so V_g and b1 are exactly 0 at rho = +-1 (where Xbar = g is constant), g is accurate near
 rho = -1 (g -> 0) and 1 - g near rho = 1 (g -> 1). rho(g) is evaluated as
 (g - a)(b - g)/(1 + g)^2 with a, b = 3 -+ 2 sqrt(2) (a held as a double-double), free of the
