@@ -102,6 +102,13 @@ def unit_rows(X: MatrixLike, name: str = "X") -> np.ndarray | sp.csr_matrix:
     matrix (canonical format: no duplicate entries) and keeps its dtype; returns a new
     array/matrix (``X`` is not modified). An all-zero row raises ValueError naming ``name``
     (its correlation, paper 000 Eq. 1, is undefined).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import unit_rows
+    >>> unit_rows(np.array([[3e300, 4e300]]))            # no overflow
+    array([[0.6, 0.8]])
     """
     X = _validate.data_matrix(X, name)
     if sp.issparse(X) and not X.has_canonical_format:
@@ -137,6 +144,14 @@ def correlation(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
     Returns shape (n_X, n_Y), float64. Rows are scaled with :func:`unit_rows` (divided by their
     largest |entry| before the norm), so any finite non-zero rows work, from 1e-300 to 1e308
     and in float32. Zero rows raise ValueError.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import correlation
+    >>> correlation(np.array([[1.0, 0.0], [1.0, 1.0]])).round(6)
+    array([[1.      , 0.707107],
+           [0.707107, 1.      ]])
     """
     same = Y is None
     X, Y = _pair(X, Y)
@@ -146,13 +161,30 @@ def correlation(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
 
 
 def rbf_correlation(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) -> np.ndarray:
-    """RBF(u, v; gamma) = exp(-gamma (1 - rho)) (000, Eq. 14)."""
+    """RBF(u, v; gamma) = exp(-gamma (1 - rho)) (000, Eq. 14).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import rbf_correlation
+    >>> rbf_correlation(np.array([[1.0, 0.0], [0.0, 2.0]]), gamma=2.0)      # exp(-2 (1 - 0))
+    array([[1.        , 0.13533528],
+           [0.13533528, 1.        ]])
+    """
     gamma = _gamma(gamma)
     return np.exp(-gamma * (1.0 - correlation(X, Y)))
 
 
 def folded_rbf(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) -> np.ndarray:
-    """fRBF(u, v; gamma) = exp(-gamma (1 - rho)) / 2 + exp(-gamma (1 + rho)) / 2 (001, Eq. 11)."""
+    """fRBF(u, v; gamma) = exp(-gamma (1 - rho)) / 2 + exp(-gamma (1 + rho)) / 2 (001, Eq. 11).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import folded_rbf
+    >>> folded_rbf(np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]]), gamma=1.0)   # rho = 0: exp(-1)
+    array([[0.36787944]])
+    """
     gamma = _gamma(gamma)
     rho = correlation(X, Y)
     return 0.5 * np.exp(-gamma * (1.0 - rho)) + 0.5 * np.exp(-gamma * (1.0 + rho))
@@ -202,6 +234,14 @@ def gaussian(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) 
     digits (see the module notes), so rows like [1e8, 0.5] and [1e8, -0.3] give exp(-0.64),
     the diagonal is exactly 1, and dense and sparse inputs agree to rounding. Memory is the
     (n_X, n_Y) output plus row blocks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import gaussian
+    >>> gaussian(np.array([[0.0, 0.0], [1.0, 1.0]]), gamma=0.5)           # exp(-0.5 * 2)
+    array([[1.        , 0.36787944],
+           [0.36787944, 1.        ]])
     """
     gamma = _gamma(gamma)
     same = Y is None
@@ -327,6 +367,13 @@ def gmm_transform(X: MatrixLike, center: ArrayLike | None = None) -> np.ndarray 
     stays float32 (the differences u - mu are formed in float64). With a nonzero centre every
     coordinate where u_i != mu_i is nonzero, so a sparse input densifies in the columns where
     mu != 0 (n * nnz(mu) extra stored entries).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import gmm_transform
+    >>> gmm_transform(np.array([[1.5, -2.0]]))            # (u_i+, u_i-) pairs, interleaved
+    array([[1.5, 0. , 0. , 2. ]])
     """
     X = _validate.data_matrix(X, "X")
     mu = _center_vector(center, X.shape[1])
@@ -432,6 +479,14 @@ def gmm(X: MatrixLike, Y: MatrixLike | None = None, *, center: ArrayLike | None 
     the module notes), in row blocks of bounded memory: no (n, 2D) array is formed, and a sparse
     input is never densified (not even with a nonzero centre). Returns an (n_X, n_Y) float64
     array in [0, 1]. A pair of all-zero vectors (u = v = mu) raises ValueError (0/0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import gmm
+    >>> gmm(np.array([[1.0, -1.0], [2.0, 1.0]]))          # sum min / sum max of the Eq. (7) transforms
+    array([[1.  , 0.25],
+           [0.25, 1.  ]])
     """
     same = Y is None
     X, Y = _pair(X, Y)
@@ -489,6 +544,13 @@ def min_max(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
 
     For nonnegative data only (ValueError on a negative entry); it equals GMM with mu = 0
     (000, Eq. 8 on data that Eq. 7 leaves unchanged). A pair of all-zero rows raises ValueError.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import min_max
+    >>> min_max(np.array([[1.0, 2.0]]), np.array([[2.0, 1.0]]))    # (1 + 1) / (2 + 2)
+    array([[0.5]])
     """
     X, Y2 = _pair(X, Y)
     for name, M in (("X", X), ("Y", Y2)):
