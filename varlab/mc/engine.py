@@ -98,7 +98,15 @@ def configure(*, n_jobs: int | None = None, backend: str | None = None, schedule
               checkpoint_root: str | Path | None = None) -> Iterator[dict]:
     """Defaults for every ``simulate`` call inside the ``with`` block (claims, figures and the
     CLI call simulate without these arguments): parallelism, a dask scheduler, and a checkpoint
-    root under which each simulation keeps its finished blocks."""
+    root under which each simulation keeps its finished blocks.
+
+    Examples
+    --------
+    >>> from varlab import mc
+    >>> with mc.configure(n_jobs=1, backend="threading") as settings:
+    ...     settings["backend"]
+    'threading'
+    """
     saved = dict(_CONFIG)
     updates = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
                "checkpoint_root": checkpoint_root}

@@ -290,13 +290,28 @@ def _import_theory_modules() -> None:
 
 
 def formulas() -> dict:
-    """Every Formula of varlab.theory, by name (sorted); modules are discovered, not listed."""
+    """Every Formula of varlab.theory, by name (sorted); modules are discovered, not listed.
+
+    Examples
+    --------
+    >>> from varlab.theory import formulas
+    >>> f = formulas()["rff.variance"]
+    >>> f.source, f.parameters
+    ('000, Thm 2, Eq. (18)', ('rho', 'gamma'))
+    """
     _import_theory_modules()
     return dict(sorted(_REGISTRY.items()))
 
 
 def formula(name: str) -> Formula:
-    """The Formula called ``name`` (KeyError naming the known ones otherwise)."""
+    """The Formula called ``name`` (KeyError naming the known ones otherwise).
+
+    Examples
+    --------
+    >>> from varlab.theory.formula import formula
+    >>> formula("nrff.asymptotic_variance")(rho=0.5, gamma=1.0)
+    0.4363253866602483
+    """
     registry = formulas()
     try:
         return registry[name]

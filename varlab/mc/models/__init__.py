@@ -52,7 +52,15 @@ __all__ = ["Model", "Workspace", "register", "get_model", "available_models", "m
 
 
 class Workspace:
-    """Scratch arrays reused from block to block (one workspace per task, never shared)."""
+    """Scratch arrays reused from block to block (one workspace per task, never shared).
+
+    Examples
+    --------
+    >>> from varlab.mc import Workspace
+    >>> workspace = Workspace()
+    >>> workspace.buffer("x", (2, 3)) is workspace.buffer("x", (2, 3))     # reused from block to block
+    True
+    """
 
     def __init__(self):
         self._buffers: dict = {}
@@ -151,12 +159,27 @@ def register(cls: type, name: str | None = None) -> type:
 
 
 def available_models() -> list[str]:
-    """Names accepted by ``simulate(model=...)``."""
+    """Names accepted by ``simulate(model=...)``.
+
+    Examples
+    --------
+    >>> from varlab.mc import available_models
+    >>> "nrff" in available_models(), "gcws_rbf_hashed" in available_models()
+    (True, True)
+    """
     return list(_REGISTRY.by_name())
 
 
 def model_class(name: str) -> type:
-    """The registered class ``name`` (ValueError listing the names otherwise)."""
+    """The registered class ``name`` (ValueError listing the names otherwise).
+
+    Examples
+    --------
+    >>> from varlab.mc import model_class
+    >>> cls = model_class("nrff")
+    >>> cls.parameters, cls.prefix
+    (('rho', 'gamma'), True)
+    """
     if name not in _REGISTRY.load():
         raise ValueError(f"model must be one of {available_models()} or a Model instance, "
                          f"got {name!r}")
@@ -164,7 +187,14 @@ def model_class(name: str) -> type:
 
 
 def get_model(model, **options) -> Model:
-    """A Model instance from a registered name (built with ``options``) or an instance."""
+    """A Model instance from a registered name (built with ``options``) or an instance.
+
+    Examples
+    --------
+    >>> from varlab.mc import get_model
+    >>> get_model("gcws_rbf_hashed", data_dimension=20).data_dimension
+    20
+    """
     if isinstance(model, Model):
         if options:
             raise TypeError(f"model options {sorted(options)} can only be given with a model name; "
