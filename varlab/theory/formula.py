@@ -100,6 +100,17 @@ class Formula:
     ``reference_domain`` ({name: (low, high)} where ``reference`` is feasible, e.g. a sum of
     k + 1 terms), ``description``, ``asymptotic``, ``derived_by_varlab``; ``register``
     (init only, default True) adds it to the registry of :func:`formulas`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import sympy
+    >>> from varlab.theory import Formula, parameter
+    >>> rho, gamma = parameter("rho").symbol, parameter("gamma").symbol
+    >>> mine = Formula("doc.mean", ("rho", "gamma"), lambda rho, gamma: np.exp(-gamma * (1.0 - rho)),
+    ...                source="my note, Eq. (1)", expr=sympy.exp(-gamma * (1 - rho)), register=False)
+    >>> mine(rho=0.5, gamma=2.0), mine.mp(rho=0.5, gamma=2.0, dps=30)
+    (0.36787944117144233, mpf('0.36787944117144232'))
     """
 
     name: str

@@ -34,7 +34,19 @@ MAX_INTEGER = 2 ** 53
 
 @dataclass(frozen=True)
 class Parameter:
-    """A named parameter with its domain [low, high] (ends open or closed)."""
+    """A named parameter with its domain [low, high] (ends open or closed).
+
+    Examples
+    --------
+    >>> from varlab.theory import parameter
+    >>> gamma = parameter("gamma")
+    >>> gamma.domain, gamma.validate([0.5, 2.0])
+    ('(0, inf)', array([0.5, 2. ]))
+    >>> gamma.validate(-1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: gamma must be in (0.0, inf), got -1.0
+    """
 
     name: str
     description: str

@@ -172,7 +172,15 @@ class Sampler(ParamsMixin):
 
 class IID(Sampler, name="iid"):
     """i.i.d. frequencies: ``measure.rvs(m, d, rng)`` (Rahimi and Recht 2007; 003, Eq. 4-5).
-    Every prefix of a draw is a draw (``prefix_granularity = 1``)."""
+    Every prefix of a draw is a draw (``prefix_granularity = 1``).
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features import IID
+    >>> IID().frequencies(spectral.Gaussian(bandwidth=2.0), 5, 3, random_state=0).shape
+    (5, 3)
+    """
 
     prefix_granularity = 1
 
