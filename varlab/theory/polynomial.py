@@ -397,8 +397,7 @@ def shell_covariance(atoms_a, probabilities_a, atoms_b, probabilities_b, d, r):
 def estimator_variance(measure, d, r, s, orthogonality="iid"):
     """Var of the s-frequency GRFF ("iid") or GORF ("separate", "mutual") estimate at |z| = r for a
     signed measure whose parts have discrete radial laws (``atoms``, ``probabilities``), e.g.
-    PolynomialSphere: theory.signed's decomposition with the covariances as exact sums.
-    """
+    PolynomialSphere: theory.signed's decomposition with the covariances as exact sums."""
     parts, masses = measure.parts(), measure.total_masses()
     P, N = masses["positive"], masses["negative"]
     r = np.atleast_1d(np.asarray(r, dtype=np.float64))
