@@ -371,7 +371,7 @@ def run_simulate(args, extra) -> None:
 
 
 def run_bench(names) -> int:
-    """Run benchmarks/run.py of the source checkout in the current directory."""
+    """Run benchmarks/run.py of the source checkout (the project root)."""
     import subprocess
 
     script = _repository_root() / "benchmarks" / "run.py"
