@@ -24,6 +24,12 @@ def _gram_repetitions(budget) -> str:
     return f"{size['reps']} repetitions on {size['n']} points"
 
 
+def _mm_repetitions(budget) -> str:
+    shares = {d: max(50, budget.n_repetitions // share) for d, _, _, share in claim_module.COR2_CASES}
+    return (f"{budget.n_repetitions:,} repetitions (left panel: " +
+            ", ".join(f"d = {d}: {n:,}" for d, n in shares.items()) + ")")
+
+
 def _table_trials(budget) -> str:
     return f"{E.sizes(budget)['table'][3]} trials"
 
@@ -111,7 +117,8 @@ BEATS_CLAIMS = {"complex": "003.mm_beats_mc", "cosine": "varlab.003.mm_beats_mc_
 
 
 @figure("003_mm_variance", source="varlab: V_MM / V_CV*, the MM bias vs m, and MSE_MM / MSE_MC for "
-                                  "complex, cosine and random-phase features (exact law and simulation)")
+                                  "complex, cosine and random-phase features (exact law and simulation)",
+        repetitions=_mm_repetitions)
 def mm_variance(budget):
     """Left: V_MM / V_CV* (exact, d-free) with the simulated ratios of claim 003.cor2.eq15 for
     d = 5, 50, 500. Middle: m |bias| / k of E_MM against m for both divisors. Right: MSE_MM / MSE_MC
