@@ -182,8 +182,10 @@ def test_figure2_shows_the_claims_simulation():
     try:
         nrff_result = p000_rff.figure2_nrff(BUDGET)      # cached: the claims' simulation
         for index, ax in enumerate(fig.axes[:len(p000_rff.FIGURE2_PANELS)]):
-            line = next(l for l in ax.get_lines() if l.get_label() == "NRFF MSE (simulated)")
-            np.testing.assert_array_equal(line.get_ydata(), nrff_result.mse[index])
+            points = next(c for c in ax.containers if c.get_label() == "NRFF MSE (simulated ± SE)")
+            np.testing.assert_array_equal(points[0].get_ydata(), nrff_result.mse[index])
+            bars = points[2][0].get_segments()            # (k, 2, 2): mean -+ SE at each k
+            np.testing.assert_allclose([b[1, 1] - b[0, 1] for b in bars], 2 * nrff_result.se_mse[index])
     finally:
         plotting.plt.close(fig)
 

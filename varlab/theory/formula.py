@@ -109,8 +109,9 @@ class Formula:
     >>> rho, gamma = parameter("rho").symbol, parameter("gamma").symbol
     >>> mine = Formula("doc.mean", ("rho", "gamma"), lambda rho, gamma: np.exp(-gamma * (1.0 - rho)),
     ...                source="my note, Eq. (1)", expr=sympy.exp(-gamma * (1 - rho)), register=False)
-    >>> mine(rho=0.5, gamma=2.0), mine.mp(rho=0.5, gamma=2.0, dps=30)
-    (0.36787944117144233, mpf('0.36787944117144232'))
+    >>> import mpmath
+    >>> mine(rho=0.5, gamma=2.0), mpmath.nstr(mine.mp(rho=0.5, gamma=2.0, dps=30), 30)
+    (0.36787944117144233, '0.367879441171442321595523770161')
     """
 
     name: str
