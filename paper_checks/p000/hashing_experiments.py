@@ -515,9 +515,11 @@ def b1_at_chance(dataset: str, scaling=None) -> bool:
     return bool(min(data.X_train.min(), data.X_test.min()) >= 0)
 
 
-def _note_b1(ax, slice_, dataset: str, scaling=None) -> None:
+def _note_b1(ax, slice_, dataset: str, scaling=None, *, right: bool = False) -> None:
+    """The b = 1 note, just above the chance line, in the panel's lower left (or right) corner."""
     if 1 in slice_.bs and b1_at_chance(dataset, scaling):
-        ax.text(0.03, 0.08, textwrap.fill(B1_NOTE, 50), transform=ax.transAxes, fontsize=5.5, va="bottom",
+        ax.text(0.97 if right else 0.03, 0.08, textwrap.fill(B1_NOTE, 50), transform=ax.transAxes,
+                fontsize=5.5, va="bottom", ha="right" if right else "left",
                 bbox=dict(boxstyle="round", fc="white", ec="C0", alpha=0.9))
 
 
@@ -544,7 +546,7 @@ def _panels(axes_row, budget: Budget, dataset: str, records, svm_recs):
         ax.set_xscale("log")
         ax.set(title=f"{dataset}: k = {k}", xlabel="C", ylabel="test accuracy (%)")
         finish_axes(ax, legend_size=0)
-    _note_b1(axes_row[0], slice_, dataset)
+    _note_b1(axes_row[-1], slice_, dataset)           # the largest k leaves the lower part free
     axes_row[-1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.03, 1.0), borderaxespad=0.0)
 
 
@@ -624,7 +626,7 @@ def _accuracy_vs_k(budget, scaling=None):
         ax.set(title=f"{dataset}: {_sizes(dataset, slice_)}", xlabel="k (samples)",
                ylabel="best-C test accuracy (%)")
         finish_axes(ax, legend_size=0)
-        _note_b1(ax, slice_, dataset, scaling)
+        _note_b1(ax, slice_, dataset, scaling, right=True)
     axes[0, -1].legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.03, 1.0), borderaxespad=0.0)
     fig.suptitle(f"000 §5: accuracy against k{' (features scaled to [-1, 1])' if scaling else ''} "
                  f"(slice '{slice_.name}': {slice_.repetitions} repetitions, "
