@@ -58,7 +58,14 @@ RANDOM_STATE = ["random_state", Interval(Integral, 0, None, closed="left"), np.r
 
 
 def available_feature_maps() -> dict[str, type]:
-    """The registered feature-map classes, by name (sorted)."""
+    """The registered feature-map classes, by name (sorted).
+
+    Examples
+    --------
+    >>> from varlab.features import available_feature_maps
+    >>> sorted(available_feature_maps())[:4]
+    ['askrff', 'gcws', 'grff', 'random_maclaurin']
+    """
     return _REGISTRY.by_name()
 
 
