@@ -19,7 +19,7 @@ so the variances are (1 + k(2z) - 2 k(z)^2) / D and (1 + k(2z)/2 - k(z)^2) / D (
 Schneider's two expressions); :func:`equal_width_ratio` is their ratio 4V / (2V + 1), below 1
 exactly where k(2z) < 2 k(z)^2. That holds for the Gaussian, exponential and Matern kernels at
 every z, but the Cauchy kernel has k(2z) = k/(4 - 3k) and random phase wins once k(z) < (4 -
-sqrt(10)) / 6 = 0.1396, i.e. r > 2.48 (varlab's observation; ``stationary_derivation``).
+sqrt(10)) / 6 = 0.1396, i.e. r > 2.4824 (varlab's observation, checked with sympy in tests/test_stationary.py).
 
 The closed forms per kernel are varlab's (from the two general expressions), written without
 cancellation through the regularised incomplete gamma function P(s, x) = ``scipy.special.gammainc``:
