@@ -86,7 +86,7 @@ def test_radial_pair_covariance_reduces_to_the_gaussian_closed_form():
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n != "matern32" else n for n in RADIAL])
 def test_radial_pair_covariance_converges(name):
-    r = np.array([0.3, 2.0])
+    r = np.array([1.0])
     for d in (2,):
         coarse = stationary.radial_pair_covariance(name, d, r)
         fine = stationary.radial_pair_covariance(name, d, r, nodes=128)

@@ -105,7 +105,8 @@ def _exponential(distance):
 
 def _matern32(distance):
     a = math.sqrt(3.0) * distance
-    return np.where(a < _UNDERFLOW, (1.0 + a) * np.exp(-np.minimum(a, _UNDERFLOW)), 0.0)
+    small = np.minimum(a, _UNDERFLOW)
+    return np.where(a < _UNDERFLOW, (1.0 + small) * np.exp(-small), 0.0)
 
 
 def _matern52(distance):
@@ -160,7 +161,8 @@ def _paired_cauchy(distance):
     with np.errstate(over="ignore", under="ignore"):
         u = np.square(distance)
         v = 1.0 / np.where(u > 1.0, u, 1.0)
-        near = u * u * (5.0 + 2.0 * u) / ((1.0 + 4.0 * u) * np.square(1.0 + u))
+        w = np.minimum(u, 1.0)
+        near = w * w * (5.0 + 2.0 * w) / ((1.0 + 4.0 * w) * np.square(1.0 + w))
         far = (5.0 * v + 2.0) / ((v + 4.0) * np.square(v + 1.0))
     return np.where(u > 1.0, far, near)
 
