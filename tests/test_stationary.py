@@ -208,7 +208,7 @@ def test_fastfood_fast_product_equals_the_dense_product():
         W, factors = get_sampler("fastfood").factored(measure, m, d, random_state=1)
         np.testing.assert_array_equal(W, get_sampler("fastfood").frequencies(measure, m, d, random_state=1))
         np.testing.assert_allclose(factors.product(X), X @ W.T, rtol=0, atol=1e-12 * np.abs(X @ W.T).max())
-    X = rng.standard_normal((4, 300))
+    X = rng.standard_normal((4, 512))
     fast = RFF(600, gamma=1e-3, sampler="fastfood", random_state=0).fit(X)
     assert fast._fast_product(X)
     np.testing.assert_allclose(fast.transform(X), np.cos(X @ fast.frequencies_ + fast.phases_) * math.sqrt(2 / 600),

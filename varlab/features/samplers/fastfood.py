@@ -37,7 +37,7 @@ __all__ = ["Fastfood", "FastfoodFactors", "fastfood_directions", "FAST_PRODUCT_F
 
 #: from this dimension d on, ``RFF(sampler="fastfood")`` transforms dense float64 data by
 #: ``FastfoodFactors.product`` (benchmarks/results/fastfood.md)
-FAST_PRODUCT_FROM = 256
+FAST_PRODUCT_FROM = 512
 #: rows of X per pass of the fast product: about 2^17 numbers of work array (stays in cache)
 _CHUNK_ELEMENTS = 2 ** 17
 
