@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 from . import _validate
 
 __all__ = ["correlation", "rbf_correlation", "folded_rbf", "gaussian", "gmm", "gmm_transform", "min_max",
+           "laplacian", "exponential", "matern", "cauchy",
            "unit_rows"]
 
 #: what the public functions take for ``X`` and ``Y``: an array or a scipy.sparse matrix
@@ -558,3 +559,62 @@ def min_max(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
         if values.size and values.min() < 0:
             raise ValueError(f"{name} must be nonnegative for the min-max kernel (use gmm for signed data)")
     return gmm(X, None if Y is None else Y2)
+
+
+# ===========================================================================================
+# Kernels beyond the Gaussian (spectral measures in varlab.spectral.stationary)
+# ===========================================================================================
+def _distances(X, Y, metric: str) -> np.ndarray:
+    """Pairwise distances ("cityblock" or "euclidean") of dense or sparse rows, float64."""
+    from sklearn.metrics import pairwise_distances
+
+    X, Y = _pair(X, Y)
+    return pairwise_distances(X, Y, metric=metric)
+
+
+def laplacian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+    """exp(-gamma ||u - v||_1) (scikit-learn's ``laplacian_kernel``).
+
+    >>> float(laplacian([[0.0, 0.0]], [[1.0, -1.0]], gamma=0.5)[0, 0])      # exp(-1)
+    0.36787944117144233
+    """
+    gamma = _gamma(gamma)
+    with np.errstate(over="ignore"):
+        return np.exp(-gamma * _distances(X, Y, "cityblock"))
+
+
+def _radial(X, Y, gamma, name: str) -> np.ndarray:
+    from .theory import stationary
+
+    gamma = _gamma(gamma)
+    with np.errstate(over="ignore"):
+        r = np.minimum(gamma * _distances(X, Y, "euclidean"), np.finfo(np.float64).max)
+    return stationary.kernel_value(name, r)
+
+
+def exponential(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+    """exp(-gamma ||u - v||), the exponential (Matern-1/2) kernel of lengthscale 1/gamma."""
+    return _radial(X, Y, gamma, "exponential")
+
+
+def matern(X, Y=None, *, nu: float = 1.5, gamma: float = 1.0) -> np.ndarray:
+    """The Matern kernel of smoothness nu in {0.5, 1.5, 2.5} and lengthscale 1/gamma (Rasmussen and
+    Williams 2006, Eq. 4.16-4.17): (1 + a) e^{-a}, a = sqrt3 gamma ||u - v|| for nu = 3/2.
+
+    >>> round(float(matern([[0.0]], [[1.0]], nu=1.5)[0, 0]), 12)
+    0.483357724597
+    """
+    names = {0.5: "exponential", 1.5: "matern32", 2.5: "matern52"}
+    if nu not in names:
+        raise ValueError(f"nu must be one of {sorted(names)}, got {nu!r}")
+    return _radial(X, Y, gamma, names[nu])
+
+
+def cauchy(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+    """1 / (1 + gamma ||u - v||^2), the Cauchy kernel of lengthscale 1/sqrt(gamma)."""
+    gamma = _gamma(gamma)
+    from .theory import stationary
+
+    with np.errstate(over="ignore"):
+        r = np.minimum(np.sqrt(gamma) * _distances(X, Y, "euclidean"), np.finfo(np.float64).max)
+    return stationary.kernel_value("cauchy", r)

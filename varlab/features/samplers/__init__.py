@@ -132,9 +132,7 @@ class Sampler(ParamsMixin):
         ``random_state``: None, int, SeedSequence, Generator (used directly; it advances) or
         RandomState (see :mod:`varlab._random`).
         """
-        if not isinstance(measure, self.measure_type):
-            raise TypeError(f"measure must be a {self.measure_type.__name__} for sampler "
-                            f"{self.name!r}, got {measure!r}")
+        self._check_measure(measure)
         m = _count(m, "m", "m")
         d = _count(d, "d", "dimension")
         self._check_size(m, d)
@@ -144,6 +142,14 @@ class Sampler(ParamsMixin):
             raise RuntimeError(f"{type(self).__name__}._frequencies returned {w.dtype} of shape "
                                f"{w.shape}, expected float64 of shape {(m, d)}")
         return w
+
+    def _check_measure(self, measure) -> None:
+        """TypeError unless ``measure`` is a ``measure_type``, with the measure's own reason where
+        it gives one (``not_radial``: e.g. the Laplacian's product of Cauchy laws)."""
+        if not isinstance(measure, self.measure_type):
+            reason = getattr(measure, "not_radial", None) if self.measure_type.__name__ == "RadialMeasure" else None
+            raise TypeError(f"measure must be a {self.measure_type.__name__} for sampler {self.name!r}, "
+                            f"got {measure!r}" + (f": {reason}" if reason else ""))
 
     def _frequencies(self, measure, m: int, d: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
