@@ -267,6 +267,9 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
     assert text.index("| **contradicted** |") < text.index("| **confirmed** |")
     assert "np.float64" not in text and "{'" not in text
     assert "rho = 0.5" in text and "| 0.5 |" in (tmp_path / "points.md").read_text()
+    before = {name: (tmp_path / name).read_text() for name in ("report.md", "points.md", "report.json")}
+    claims.rewrite_report(tmp_path)
+    assert before == {name: (tmp_path / name).read_text() for name in before}
 
 
 #: full-budget reports written before the three outcomes, each with the script that regenerates
