@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow reproduce bench clean fuzz
+.PHONY: test test-slow reproduce bench clean fuzz docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest tests --doctest-modules varlab -m "not slow"
+	$(BIN)/python -m pytest tests --doctest-modules varlab --doctest-glob='*.md' docs -m "not slow"
 
 # the checks marked slow: heavy claims at the test budget, budget-dependent claims at the
 # committed reports' budget, budget independence at 25x the test budget
@@ -32,5 +32,11 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[bench]'
 	$(BIN)/varlab bench
 
+# the documentation site, offline, warnings as errors (about 1-2 min; not part of make test)
+docs: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
+	$(BIN)/python -m sphinx -W --keep-going -b html docs docs/_build/html
+	@echo "docs/_build/html/index.html"
+
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info docs/_build docs/papers

@@ -30,10 +30,14 @@ TEST_REPORTS = Path(__file__).resolve().parent / "reports"
 #: the heaviest claims at the test budget on the project's 2-core machine (make test stays
 #: under 10 minutes): `make test-slow`
 SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-independent), 30 s to 75 s measured",
-        "varlab.004.table2.theory": "varlab's exact polynomial-kernel variances in 24 cells, about 2 s each: "
-                             "55 s to 105 s measured",
+        "varlab.004.table2.theory": "varlab's exact polynomial-kernel variances in 24 cells, about 2 s "
+                                    "each: 55 s to 105 s measured",
         "002.table1": "LinearSVC with C by cross-validation on spambase and letter, 20 s to 50 s measured",
-        "002.sec5.3": "5 paired trials of 1024-frequency Grams on 300 points for three kernels, 25 s"}
+        "002.sec5.3": "5 paired trials of 1024-frequency Grams on 300 points for three kernels, 25 s",
+        "004.polynomial.unbiased": "three polynomial-sphere models at three d, 15 s measured under load",
+        "004.polynomial.finite_measure": "the truncated masses' growth and a cutoff sampler, 13 s",
+        "004.grff.unbiased": "three signed models at three d, 10 s measured under load",
+        "003.cor2.eq15": "moment matching up to d = 500 and the exact law at m = 10^6, 10 s"}
 
 
 def _records(directory, paper):

@@ -267,16 +267,40 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
     assert text.index("| **contradicted** |") < text.index("| **confirmed** |")
     assert "np.float64" not in text and "{'" not in text
     assert "rho = 0.5" in text and "| 0.5 |" in (tmp_path / "points.md").read_text()
+    before = {name: (tmp_path / name).read_text() for name in ("report.md", "points.md", "report.json")}
+    claims.rewrite_report(tmp_path)
+    assert before == {name: (tmp_path / name).read_text() for name in before}
+
+
+#: full-budget reports written before the three outcomes, each with the script that regenerates
+#: it (resumably: finished verdicts stay in its store); drop an entry when its report is rewritten
+STALE_FULL_REPORTS = {
+    "simulations/full/reports/000/report.json": "varlab check --paper 000 001 --budget full "
+                                                "--out simulations/full/reports",
+    "simulations/full/reports/001/report.json": "varlab check --paper 000 001 --budget full "
+                                                "--out simulations/full/reports",
+    "simulations/p002/report.json": "simulations/p002_full.py",
+    "simulations/p003/report.json": "simulations/p003_full.py",
+    "simulations/p004/report.json": "simulations/p004_full.py",
+}
+ROOT = REPORTS.parents[1]
 
 
 def _report_files():
     return sorted(REPORTS.glob("*/report.json")) + sorted(FULL_REPORTS.glob("**/report.json"))
 
 
-@pytest.mark.parametrize("path", _report_files(), ids=lambda p: str(p.relative_to(p.parents[2])))
+def _name(path) -> str:
+    return str(path.relative_to(ROOT))
+
+
+@pytest.mark.parametrize("path", _report_files(), ids=_name)
 def test_committed_records_have_three_outcomes_and_no_unresolved_confirmation(path):
-    payload = json.loads(path.read_text())
-    records = payload.get("claims", [])
+    records = json.loads(path.read_text()).get("claims", [])
+    if _name(path) in STALE_FULL_REPORTS:
+        assert records and "outcome" not in records[0], (
+            f"{_name(path)} has been regenerated: drop it from STALE_FULL_REPORTS")
+        return
     for record in records:
         assert record["outcome"] in OUTCOMES, record["id"]
         assert isinstance(record["resolution"], (int, float)), record["id"]
@@ -284,64 +308,3 @@ def test_committed_records_have_three_outcomes_and_no_unresolved_confirmation(pa
         if record["outcome"] == CONFIRMED:
             assert record["resolution"] <= record["tolerance"], record["id"]
         assert record["quote"] or record["derived_by_varlab"], record["id"]
-
-
-def test_agreement_on_part_of_a_shared_simulations_k_grid():
-    shared = claims.Simulation("unit.shared", "grid", "rff", (1, 4, 16), dict(rho=0.5, gamma=1.0))
-    part = Agreement(id="unit.shared.part", source="unit", quote="q", statement="s", model=shared,
-                     theory=_variance, statistic="variance", k=(4, 16), tolerance=0.1)
-    verdict = part.run(Budget("unit", 20_000))
-    assert [row["k"] for row in verdict.rows] == [4, 16] and verdict.outcome == CONFIRMED
-    with pytest.raises(ValueError, match="k grid"):
-        Agreement(id="unit.shared.off", source="unit", quote="q", statement="s", model=shared,
-                  theory=_variance, statistic="variance", k=(2,), tolerance=0.1).run("test")
-
-
-def test_declarations_read_several_simulations_and_differences():
-    """A tuple of shared simulations (rows named by their options) and a Difference of two."""
-    budget = Budget("unit", 20_000)
-    phase = claims.Simulation("unit.several", "phase", "rff", (1, 4), dict(rho=0.5, gamma=1.0))
-    cosine = claims.Simulation("unit.several", "cosine", "rff_no_phase", (2,),
-                               dict(rho=0.5, gamma=1.0))
-
-    def theory(k, rho, gamma):
-        return np.where(k == 2, rff.no_phase_variance(rho=rho, gamma=gamma),
-                        rff.variance(rho=rho, gamma=gamma)) / k
-
-    both = Agreement(id="unit.several", source="unit", quote="q", statement="s",
-                     model=(phase, cosine), theory=theory, statistic="variance", tolerance=0.1)
-    verdict = both.run(budget)
-    assert [row["k"] for row in verdict.rows] == [1, 4, 2] and verdict.outcome == CONFIRMED
-    gap = Agreement(id="unit.difference", source="unit", quote="q", statement="s",
-                    model=claims.Difference(phase, claims.Simulation(
-                        "unit.several", "phase2", "rff_no_phase", (1, 4), dict(rho=0.5, gamma=1.0))),
-                    theory=lambda k, rho, gamma: (rff.variance(rho=rho, gamma=gamma)
-                                                  - rff.no_phase_variance(rho=rho, gamma=gamma)) / k,
-                    statistic="variance", tolerance=0.1)
-    assert gap.run(budget).outcome == CONFIRMED
-
-
-def test_scales_exact_sides_and_the_model_name_reach_the_theories():
-    budget = Budget("unit", 20_000)
-    shared = claims.Simulation("unit.scaled", "grid", "rff", (1, 4), dict(rho=0.5, gamma=1.0))
-    per_sample = lambda k, rho, gamma: rff.variance(rho=rho, gamma=gamma) / k  # noqa: E731
-    in_units = Agreement(id="unit.scaled", source="unit", quote="q", statement="s", model=shared,
-                         theory=per_sample, statistic="variance", relative=False,
-                         tolerance=0.05, scale=per_sample)
-    verdict = in_units.run(budget)
-    assert verdict.outcome == CONFIRMED and all(row["theory"] == 1.0 for row in verdict.rows)
-    assert "in units of" in verdict.reason
-    seen = []
-
-    def by_model(k, rho, gamma, model):
-        seen.append(model)
-        return per_sample(k, rho, gamma)
-
-    Agreement(id="unit.by_model", source="unit", quote="q", statement="s", model=shared,
-              theory=by_model, statistic="variance", tolerance=0.1).run(budget)
-    assert set(seen) == {"rff"}
-    below_exact = Ordering(id="unit.exact_side", source="unit", quote="q", statement="s",
-                           lower=shared, upper=lambda k, rho, gamma: 2 * per_sample(k, rho, gamma),
-                           statistic="variance", effect_size=0.05, scale=per_sample)
-    verdict = below_exact.run(budget)
-    assert verdict.outcome == CONFIRMED and "(exact)" in verdict.reason

@@ -1,6 +1,7 @@
 """The varlab command: list, figures, check and simulate write what they promise; bad input
 gets one line and status 2, never a traceback."""
 import json
+from pathlib import Path
 
 import pytest
 
@@ -96,14 +97,36 @@ def test_simulate_help_lists_models_and_parameters(capsys):
     (["simulate", "nrff", "--rho", "0.5", "--k", "1"], "--gamma"),
     (["simulate", "nrff", "--rho", "0.5", "--gamma", "x", "--k", "1"], "not a number"),
     (["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--sigma", "1"], "unknown option"),
-    (["simulate", "no_model", "--k", "1"], "model must be one of"),
-    (["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--option", "x=1"], "options"),
+    (["simulate", "no_model", "--k", "1"], "unknown model 'no_model'"),
+    (["simulate", "nrf", "--k", "1"], "(did you mean 'nrff'?)"),
+    (["simulate", "nrff", "--rho", "1.5", "--gamma", "1", "--k", "1"], "rho must be in [-1.0, 1.0], got 1.5"),
+    (["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--option", "x=1"], "takes no options"),
+    (["simulate", "gcws_rbf_hashed", "--rho", "0.5", "--gamma", "1", "--k", "1", "--option", "data_dim=1"],
+     "(did you mean 'data_dimension'?)"),
 ])
 def test_errors_are_one_line(capsys, argv, fragment):
     assert cli.main(argv) == 2
     captured = capsys.readouterr()
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("varlab: error:") and fragment in err[0], captured.err
+
+
+def test_outputs_go_to_the_project_not_the_current_directory(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli._repository_root() == Path(cli.__file__).resolve().parents[1]
+
+
+def test_figures_only_updates_its_own_manifest_entries(tmp_path):
+    out = tmp_path / "figures"
+    assert cli.main(["figures", "--only", "000_fig1", "000_fig3", "--out", str(out)]) == 0
+    first = json.loads((out / "manifest.json").read_text())
+    assert cli.main(["figures", "--only", "000_fig1", "--out", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["run"] == first["run"] and manifest["files"]["000_fig3.png"] == first["files"]["000_fig3.png"]
+    assert manifest["partial_runs"][-1]["files"] == ["000_fig1.pdf", "000_fig1.png", "README.md", "index.json"]
+    assert cli.main(["verify", str(out)]) == 0
+    readme = (out / "README.md").read_text()
+    assert "| `000_fig1` ([png](000_fig1.png), [pdf](000_fig1.pdf)) |" in readme and "no simulation" in readme
 
 
 def test_check_resumes_from_its_checkpoint_and_writes_a_verifiable_manifest(tmp_path, capsys):

@@ -141,7 +141,8 @@ EXPECTED_THEORY_LINES = {"000_fig1": 6, "000_fig2": 18, "000_fig3": 3, "000_fig4
                          "000_accuracy_vs_k_scaled": 0,   # real-data figures: no theory line
                          "002_fig1": 9, "002_fig2": 0, "002_table1": 0,
                          "003_fig1": 0, "003_fig2": 0, "003_fig3": 0, "003_table1": 0, "003_mm_variance": 15,
-                         "004_fig_variance": 36, "004_table2": 0, "004_table34": 0, "004_fig2": 14}
+                         "004_fig_variance": 24,   # GRFF's and mutual GORF's ratios: one line for both s
+                         "004_table2": 0, "004_table34": 0, "004_fig2": 14}
 #: papers 002-004 build at the test budget, whose simulations and experiments the claims have run
 BUDGETS = {"002": claims.budget("test"), "003": claims.budget("test"), "004": claims.budget("test")}
 
@@ -181,8 +182,10 @@ def test_figure2_shows_the_claims_simulation():
     try:
         nrff_result = p000_rff.figure2_nrff(BUDGET)      # cached: the claims' simulation
         for index, ax in enumerate(fig.axes[:len(p000_rff.FIGURE2_PANELS)]):
-            line = next(l for l in ax.get_lines() if l.get_label() == "NRFF MSE (simulated)")
-            np.testing.assert_array_equal(line.get_ydata(), nrff_result.mse[index])
+            points = next(c for c in ax.containers if c.get_label() == "NRFF MSE (simulated ± SE)")
+            np.testing.assert_array_equal(points[0].get_ydata(), nrff_result.mse[index])
+            bars = points[2][0].get_segments()            # (k, 2, 2): mean -+ SE at each k
+            np.testing.assert_allclose([b[1, 1] - b[0, 1] for b in bars], 2 * nrff_result.se_mse[index])
     finally:
         plotting.plt.close(fig)
 

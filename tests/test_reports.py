@@ -34,7 +34,8 @@ RTOL = 1e-6
 #: claims whose check takes more than ~5 s at the quick budget (measured on the project's 2-core
 #: machine: the shared Fig. 2 NRFF simulation, 14 s, read by three claims, and the 10x k > 10
 #: simulation, 27 s); the rest (about 20 s together) are regenerated here.
-EXPENSIVE = {"000.thm3.eq20", "000.thm3.k_above_10", "varlab.000.nrff.bias", "varlab.000.nrff.mse_second_order"}
+EXPENSIVE = {"000.thm3.eq20", "000.thm3.k_above_10", "varlab.000.nrff.bias", "varlab.000.nrff.mse_second_order",
+             "000.thm4.hashes"}
 #: paper 000's real-data experiments train thousands of SVMs (minutes from scratch) and their
 #: details hold measured fit times, which no rerun reproduces; tests/test_p000_experiments.py
 #: checks their determinism (same accuracies after a SIGKILL and a restart) instead.

@@ -35,11 +35,17 @@ class CommandError(Exception):
 
 
 def _log(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    from tqdm.auto import tqdm
+
+    tqdm.write(message, file=sys.stderr)
 
 
 def _repository_root() -> Path:
-    return Path.cwd()
+    """The source checkout varlab runs from (the folder with its pyproject.toml), so that outputs
+    land in the project whatever the current directory; the current directory for an installed
+    wheel."""
+    checkout = Path(__file__).resolve().parents[1]
+    return checkout if (checkout / "pyproject.toml").is_file() else Path.cwd()
 
 
 # --- list ---------------------------------------------------------------------------------------
@@ -104,10 +110,12 @@ def run_list(what) -> None:
 # --- figures and checks -----------------------------------------------------------------------
 
 def run_figures(only=None, budget_name="quick", out=None) -> list[Path]:
-    """Build the figures (all or ``only``) and write PNG + PDF plus figures/README.md."""
+    """Build the figures (all or ``only``) and write PNG + PDF (and ``<id>.md`` for a table) plus
+    figures/README.md; with ``only``, the manifest's entries of those files alone are updated."""
     import matplotlib.pyplot as plt
+    from tqdm.auto import tqdm
 
-    from . import plotting
+    from . import manifest, plotting
 
     budget = make_budget(budget_name)
     out = Path(out) if out else _repository_root() / "figures"
@@ -115,49 +123,74 @@ def run_figures(only=None, budget_name="quick", out=None) -> list[Path]:
     ids = list(known) if not only else list(only)
     unknown = [figure_id for figure_id in ids if figure_id not in known]
     if unknown:
-        raise CommandError(f"figures: unknown figure id(s) {unknown}; known: {list(known)}")
+        raise CommandError(f"figures: unknown figure id(s) {unknown}{_did_you_mean(unknown[0], known)}; "
+                           f"known: {list(known)}")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise CommandError(f"figures: cannot create the output directory {out}: {error.strerror}") from None
+    index = _read_index(out)
     written = []
-    for figure_id in ids:
-        recipe = known[figure_id]
-        start = time.perf_counter()
-        _log(f"figure {figure_id}: {recipe.source} ...")
-        figure = recipe.build(budget)
-        for suffix in ("png", "pdf"):
-            path = out / f"{figure_id}.{suffix}"
-            # no creation date in the PDF, so that the same budget gives the same file
-            figure.savefig(path, dpi=120, metadata={"CreationDate": None} if suffix == "pdf" else None)
-            written.append(path)
-        plt.close(figure)
-        _log(f"figure {figure_id}: done in {time.perf_counter() - start:.1f} s")
-        _record_figure(out, figure_id, recipe, budget)
-    from . import manifest
-    manifest.write(out, run={"command": "varlab figures", "figures": ids, "budget": budget.name,
-                             "n_repetitions": budget.n_repetitions,
-                             "random_state": budget.random_state})
+    with tqdm(total=len(ids), desc="figures", unit="figure", file=sys.stderr, disable=None) as bar:
+        for figure_id in ids:
+            recipe = known[figure_id]
+            start = time.perf_counter()
+            last = index.get(figure_id, {}).get("seconds")
+            bar.set_postfix_str(figure_id)
+            _log(f"figure {figure_id}: {recipe.source} ..." + (f" (last run {last:.0f} s)" if last else ""))
+            figure = recipe.build(budget)
+            for suffix in ("png", "pdf"):
+                path = out / f"{figure_id}.{suffix}"
+                # no creation date in the PDF, so that the same budget gives the same file
+                figure.savefig(path, dpi=120, metadata={"CreationDate": None} if suffix == "pdf" else None)
+                written.append(path)
+            if isinstance(figure, plotting.TableFigure):
+                written.append(out / f"{figure_id}.md")
+                written[-1].write_text(figure.markdown)
+            plt.close(figure)
+            seconds = time.perf_counter() - start
+            _log(f"figure {figure_id}: done in {seconds:.1f} s")
+            index[figure_id] = {"budget": budget.name if recipe.simulates else "analytic",
+                                "random_state": budget.random_state if recipe.simulates else None,
+                                "seconds": round(seconds, 1)}
+            _write_index(out, index)
+            bar.update()
+    run = {"command": "varlab figures" + (" --only " + " ".join(ids) if only else ""), "figures": ids,
+           "budget": budget.name, "n_repetitions": budget.n_repetitions, "random_state": budget.random_state}
+    names = [path.name for path in written] + ["index.json", "README.md"]
+    manifest.write(out, run=run, files=names if only else None)
     return written
 
 
-def _record_figure(out: Path, figure_id: str, recipe, budget) -> None:
-    """Keep figures/README.md's table in step with what was last written."""
-    index_path = out / "index.json"
-    index = json.loads(index_path.read_text()) if index_path.exists() else {}
-    index[figure_id] = {"paper_figure": recipe.source,
-                        "budget": budget.name if recipe.simulates else "analytic (no simulation)",
-                        "repetitions": (None if not recipe.simulates else recipe.repetitions(budget)
-                                        if recipe.repetitions else budget.n_repetitions),
-                        "random_state": budget.random_state if recipe.simulates else None}
-    index_path.write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
-    lines = ["# Figures", "", "Generated by `varlab figures` (or `make reproduce`); never edited by hand.",
-             "", "| file | paper figure | budget | repetitions per point | random_state |",
-             "|---|---|---|---|---|"]
-    for key in sorted(index):
-        entry = index[key]
-        lines.append(f"| `{key}.png`, `{key}.pdf` | {entry['paper_figure']} | {entry['budget']} | "
-                     f"{entry['repetitions'] or ''} | {entry['random_state'] or ''} |")
+def _read_index(out: Path) -> dict:
+    path = out / "index.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _write_index(out: Path, index: dict) -> None:
+    """figures/index.json (what each figure was last built at, and how long it took) and
+    figures/README.md, generated from the figure registry: each figure's source, caption and
+    own budget (what one of its points averages over)."""
+    from . import plotting
+
+    (out / "index.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+    lines = ["# Figures", "", "Generated by `varlab figures` (or `make reproduce`) from the figure registry "
+             "(`varlab.plotting`); never edited by hand. *Per point* is each figure's own budget: what one "
+             "of its points (or table cells) averages over.", "",
+             "| figure | regenerates | budget | per point | random_state | seconds |", "|---|---|---|---|---|---|"]
+    captions = []
+    for recipe in plotting.figures():
+        entry = index.get(recipe.id)
+        if entry is None:
+            continue
+        budget = make_budget(entry["budget"]) if recipe.simulates else None
+        files = ", ".join(f"[{suffix}]({recipe.id}.{suffix})" for suffix in ("png", "pdf")
+                          + (("md",) if (out / f"{recipe.id}.md").exists() else ()))
+        lines.append(f"| `{recipe.id}` ({files}) | {recipe.source} | {entry['budget'] if budget else 'analytic'} | "
+                     f"{recipe.per_point(budget)} | {entry['random_state'] or ''} | {entry.get('seconds', '')} |")
+        if recipe.caption:
+            captions.append(f"- `{recipe.id}`: {recipe.caption}")
+    lines += ["", "## Captions", ""] + captions
     (out / "README.md").write_text("\n".join(lines) + "\n")
 
 
@@ -205,23 +238,44 @@ def _number(text: str):
     return value
 
 
-def _grid_arguments(model_name: str, extra: list[str]) -> dict:
-    """``--name v1 v2 ...`` pairs for the model's declared parameters."""
-    from .mc import model_class
+def _did_you_mean(name: str, known) -> str:
+    """' (did you mean 'x'?)' for the closest of ``known`` to a misspelt ``name``, else ''."""
+    import difflib
 
-    cls = model_class(model_name)
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _model(model_name: str) -> type:
+    """The registered model class, or a one-line error with the closest name."""
+    from .mc import available_models, model_class
+
+    if model_name not in available_models():
+        raise CommandError(f"simulate: unknown model {model_name!r}{_did_you_mean(model_name, available_models())}; "
+                           "`varlab simulate --help` lists the models")
+    return model_class(model_name)
+
+
+def _grid_arguments(model_name: str, extra: list[str]) -> dict:
+    """``--name v1 v2 ...`` pairs for the model's declared parameters, each value checked against
+    its parameter's domain (so that an error names the value as typed)."""
+    from .theory import parameter
+
+    cls = _model(model_name)
     grid, name = {}, None
     for token in extra:
         if token.startswith("--"):
             name = token[2:].replace("-", "_")
             if name not in cls.parameters:
-                raise CommandError(f"simulate: model {model_name!r} has parameters "
-                                   f"{list(cls.parameters)}; unknown option --{name}")
+                raise CommandError(f"simulate: model {model_name!r} has parameters {list(cls.parameters)}; "
+                                   f"unknown option --{name}{_did_you_mean(name, cls.parameters)}")
             grid[name] = []
         elif name is None:
             raise CommandError(f"simulate: unexpected argument {token!r}")
         else:
-            grid[name].append(_number(token))
+            value = _number(token)
+            parameter(name).validate(value)
+            grid[name].append(value)
     missing = [p for p in cls.parameters if not grid.get(p)]
     if missing:
         raise CommandError(f"simulate: model {model_name!r} needs "
@@ -232,12 +286,18 @@ def _grid_arguments(model_name: str, extra: list[str]) -> dict:
             for i, (name, values) in enumerate(grid.items())}
 
 
-def _options(pairs) -> dict:
+def _options(model_name: str, pairs) -> dict:
+    """``--option NAME=VALUE`` pairs, checked against the options the model's class declares."""
+    declared = [option.split("=")[0] for option in _model_options(_model(model_name))]
     options = {}
     for pair in pairs or ():
         if "=" not in pair:
             raise CommandError(f"simulate: --option takes NAME=VALUE, got {pair!r}")
         name, text = pair.split("=", 1)
+        if name not in declared:
+            takes = f"takes the options {declared}" if declared else "takes no options"
+            raise CommandError(f"simulate: model {model_name!r} {takes}; got {name!r}"
+                               + _did_you_mean(name, declared))
         try:
             options[name] = ast.literal_eval(text)
         except (ValueError, SyntaxError):
@@ -274,12 +334,12 @@ def run_simulate(args, extra) -> None:
 
     grid = _grid_arguments(args.model, extra)
     result = mc.simulate(args.model, k=args.k, n_repetitions=args.repetitions,
-                         random_state=args.seed, **grid, **_options(args.option))
+                         random_state=args.seed, **grid, **_options(args.model, args.option))
     print(json.dumps(result.records(), indent=1) if args.json else _table(result))
 
 
 def run_bench(names) -> int:
-    """Run benchmarks/run.py of the source checkout in the current directory."""
+    """Run benchmarks/run.py of the source checkout (the project root)."""
     import subprocess
 
     script = _repository_root() / "benchmarks" / "run.py"
@@ -312,26 +372,31 @@ def _parser():
     listing_parser.add_argument("what", nargs="?", choices=LISTINGS)
 
     figures = commands.add_parser("figures", help="regenerate the paper figures")
-    figures.add_argument("--only", nargs="+", metavar="ID")
-    figures.add_argument("--budget", default="quick", choices=budgets)
-    figures.add_argument("--out")
+    figures.add_argument("--only", nargs="+", metavar="ID",
+                         help="only these figures (`varlab list figures`); the manifest's other entries are kept")
+    figures.add_argument("--budget", default="quick", choices=budgets, help="default: %(default)s")
+    figures.add_argument("--out", metavar="DIR", help="default: figures/ of the project")
     _add_parallel_arguments(figures)
 
     check = commands.add_parser("check", help="check the papers' claims into reports")
-    check.add_argument("--paper", nargs="+")
-    check.add_argument("--budget", default="quick", choices=budgets)
-    check.add_argument("--out")
+    check.add_argument("--paper", nargs="+", help="only these papers (default: all)")
+    check.add_argument("--budget", default="quick", choices=budgets, help="default: %(default)s")
+    check.add_argument("--out", metavar="DIR", help="default: paper_checks/reports/ of the project")
     _add_parallel_arguments(check)
 
     simulate = commands.add_parser("simulate", help="simulate one estimator over a parameter grid",
                                    epilog=_models_epilog(),
                                    formatter_class=argparse.RawDescriptionHelpFormatter)
-    simulate.add_argument("model")
-    simulate.add_argument("--k", type=int, nargs="+", required=True)
-    simulate.add_argument("--repetitions", type=int, default=10_000)
-    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("model", help="a registered model (listed below)")
+    simulate.add_argument("--k", type=int, nargs="+", required=True, metavar="K",
+                          help="the numbers of samples, increasing (e.g. 1 10 100); required")
+    simulate.add_argument("--repetitions", type=int, default=10_000, metavar="N",
+                          help="independent repetitions per point and k (default: %(default)s)")
+    simulate.add_argument("--seed", type=int, default=0,
+                          help="root of the seed tree: the same seed gives the same numbers (default: %(default)s)")
     _add_parallel_arguments(simulate)
-    simulate.add_argument("--option", action="append", metavar="NAME=VALUE")
+    simulate.add_argument("--option", action="append", metavar="NAME=VALUE",
+                          help="a model option (listed below); repeat for several")
     simulate.add_argument("--json", action="store_true", help="one JSON record per (point, k)")
 
     bench = commands.add_parser("bench", help="run the benchmarks into benchmarks/RESULTS.md "
@@ -339,7 +404,7 @@ def _parser():
     bench.add_argument("names", nargs="*", help="only the benchmarks whose file name contains these")
 
     reproduce = commands.add_parser("reproduce", help="all figures and all checks")
-    reproduce.add_argument("--budget", default="quick", choices=budgets)
+    reproduce.add_argument("--budget", default="quick", choices=budgets, help="default: %(default)s")
     _add_parallel_arguments(reproduce)
 
     verify = commands.add_parser("verify", help="re-check a directory's outputs against its manifest")

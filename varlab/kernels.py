@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from numpy.typing import ArrayLike
 
 from . import _validate
 
 __all__ = ["correlation", "rbf_correlation", "folded_rbf", "gaussian", "gmm", "gmm_transform", "min_max",
+           "laplacian", "exponential", "matern", "cauchy",
            "unit_rows"]
+
+#: what the public functions take for ``X`` and ``Y``: an array or a scipy.sparse matrix
+MatrixLike = ArrayLike | sp.spmatrix
 
 _EPS = np.finfo(np.float64).eps
 
@@ -89,7 +94,7 @@ def _shifted(X, e: int):
     return np.ldexp(X, e)
 
 
-def unit_rows(X, name: str = "X"):
+def unit_rows(X: MatrixLike, name: str = "X") -> np.ndarray | sp.csr_matrix:
     """Rows of ``X`` divided by their l2 norms, without overflow or underflow.
 
     Each row is first divided by its largest absolute entry (so its entries lie in [-1, 1] and
@@ -98,6 +103,13 @@ def unit_rows(X, name: str = "X"):
     matrix (canonical format: no duplicate entries) and keeps its dtype; returns a new
     array/matrix (``X`` is not modified). An all-zero row raises ValueError naming ``name``
     (its correlation, paper 000 Eq. 1, is undefined).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import unit_rows
+    >>> unit_rows(np.array([[3e300, 4e300]]))            # no overflow
+    array([[0.6, 0.8]])
     """
     X = _validate.data_matrix(X, name)
     if sp.issparse(X) and not X.has_canonical_format:
@@ -127,12 +139,20 @@ def _inner(X, Y) -> np.ndarray:
     return product.astype(np.float64, copy=False)
 
 
-def correlation(X, Y=None) -> np.ndarray:
+def correlation(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
     """Gram matrix of rho(u, v) = <u, v> / (||u|| ||v||) (000, Eq. 1), clipped to [-1, 1].
 
     Returns shape (n_X, n_Y), float64. Rows are scaled with :func:`unit_rows` (divided by their
     largest |entry| before the norm), so any finite non-zero rows work, from 1e-300 to 1e308
     and in float32. Zero rows raise ValueError.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import correlation
+    >>> correlation(np.array([[1.0, 0.0], [1.0, 1.0]])).round(6)
+    array([[1.      , 0.707107],
+           [0.707107, 1.      ]])
     """
     same = Y is None
     X, Y = _pair(X, Y)
@@ -141,14 +161,31 @@ def correlation(X, Y=None) -> np.ndarray:
     return np.clip(_inner(U, V), -1.0, 1.0)
 
 
-def rbf_correlation(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
-    """RBF(u, v; gamma) = exp(-gamma (1 - rho)) (000, Eq. 14)."""
+def rbf_correlation(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) -> np.ndarray:
+    """RBF(u, v; gamma) = exp(-gamma (1 - rho)) (000, Eq. 14).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import rbf_correlation
+    >>> rbf_correlation(np.array([[1.0, 0.0], [0.0, 2.0]]), gamma=2.0)      # exp(-2 (1 - 0))
+    array([[1.        , 0.13533528],
+           [0.13533528, 1.        ]])
+    """
     gamma = _gamma(gamma)
     return np.exp(-gamma * (1.0 - correlation(X, Y)))
 
 
-def folded_rbf(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
-    """fRBF(u, v; gamma) = exp(-gamma (1 - rho)) / 2 + exp(-gamma (1 + rho)) / 2 (001, Eq. 11)."""
+def folded_rbf(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) -> np.ndarray:
+    """fRBF(u, v; gamma) = exp(-gamma (1 - rho)) / 2 + exp(-gamma (1 + rho)) / 2 (001, Eq. 11).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import folded_rbf
+    >>> folded_rbf(np.array([[1.0, 0.0]]), np.array([[0.0, 1.0]]), gamma=1.0)   # rho = 0: exp(-1)
+    array([[0.36787944]])
+    """
     gamma = _gamma(gamma)
     rho = correlation(X, Y)
     return 0.5 * np.exp(-gamma * (1.0 - rho)) + 0.5 * np.exp(-gamma * (1.0 + rho))
@@ -191,13 +228,21 @@ def _exact_sparse_squared(X, Y, rows, columns) -> np.ndarray:
     return out
 
 
-def gaussian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+def gaussian(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) -> np.ndarray:
     """exp(-gamma ||u - v||^2), the usual Gaussian kernel in distance form.
 
     Squared distances are sums of (u_i - v_i)^2, never |u|^2 + |v|^2 - 2<u, v> where that loses
     digits (see the module notes), so rows like [1e8, 0.5] and [1e8, -0.3] give exp(-0.64),
     the diagonal is exactly 1, and dense and sparse inputs agree to rounding. Memory is the
     (n_X, n_Y) output plus row blocks.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import gaussian
+    >>> gaussian(np.array([[0.0, 0.0], [1.0, 1.0]]), gamma=0.5)           # exp(-0.5 * 2)
+    array([[1.        , 0.36787944],
+           [0.36787944, 1.        ]])
     """
     gamma = _gamma(gamma)
     same = Y is None
@@ -312,7 +357,7 @@ def _check_centred(values, X):
                          "need this)")
 
 
-def gmm_transform(X, center=None):
+def gmm_transform(X: MatrixLike, center: ArrayLike | None = None) -> np.ndarray | sp.csr_matrix:
     """The nonnegative transform u -> u~ of Eq. (7) (centre mu = 0) or Eq. (4) (centre mu).
 
     Returns an (n, 2D) array with, for 0-based i, column 2i = (u_i - mu_i)^+ and column
@@ -323,6 +368,13 @@ def gmm_transform(X, center=None):
     stays float32 (the differences u - mu are formed in float64). With a nonzero centre every
     coordinate where u_i != mu_i is nonzero, so a sparse input densifies in the columns where
     mu != 0 (n * nnz(mu) extra stored entries).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import gmm_transform
+    >>> gmm_transform(np.array([[1.5, -2.0]]))            # (u_i+, u_i-) pairs, interleaved
+    array([[1.5, 0. , 0. , 2. ]])
     """
     X = _validate.data_matrix(X, "X")
     mu = _center_vector(center, X.shape[1])
@@ -419,7 +471,7 @@ def _check_zero_pairs(sx, sy, same: bool):
         raise ValueError(f"GMM of two all-zero vectors is 0/0 (undefined): {where}")
 
 
-def gmm(X, Y=None, *, center=None) -> np.ndarray:
+def gmm(X: MatrixLike, Y: MatrixLike | None = None, *, center: ArrayLike | None = None) -> np.ndarray:
     """Gram matrix of the generalized min-max similarity GMM(u, v) (paper 000, Eq. 8).
 
     GMM(u, v) = sum_i min(u~_i, v~_i) / sum_i max(u~_i, v~_i) over the transform u~ of Eq. (7)
@@ -428,6 +480,14 @@ def gmm(X, Y=None, *, center=None) -> np.ndarray:
     the module notes), in row blocks of bounded memory: no (n, 2D) array is formed, and a sparse
     input is never densified (not even with a nonzero centre). Returns an (n_X, n_Y) float64
     array in [0, 1]. A pair of all-zero vectors (u = v = mu) raises ValueError (0/0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import gmm
+    >>> gmm(np.array([[1.0, -1.0], [2.0, 1.0]]))          # sum min / sum max of the Eq. (7) transforms
+    array([[1.  , 0.25],
+           [0.25, 1.  ]])
     """
     same = Y is None
     X, Y = _pair(X, Y)
@@ -480,11 +540,18 @@ def gmm(X, Y=None, *, center=None) -> np.ndarray:
     return out
 
 
-def min_max(X, Y=None) -> np.ndarray:
+def min_max(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
     """Gram matrix of the min-max kernel sum_i min(u_i, v_i) / sum_i max(u_i, v_i).
 
     For nonnegative data only (ValueError on a negative entry); it equals GMM with mu = 0
     (000, Eq. 8 on data that Eq. 7 leaves unchanged). A pair of all-zero rows raises ValueError.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import min_max
+    >>> min_max(np.array([[1.0, 2.0]]), np.array([[2.0, 1.0]]))    # (1 + 1) / (2 + 2)
+    array([[0.5]])
     """
     X, Y2 = _pair(X, Y)
     for name, M in (("X", X), ("Y", Y2)):
@@ -492,3 +559,62 @@ def min_max(X, Y=None) -> np.ndarray:
         if values.size and values.min() < 0:
             raise ValueError(f"{name} must be nonnegative for the min-max kernel (use gmm for signed data)")
     return gmm(X, None if Y is None else Y2)
+
+
+# ===========================================================================================
+# Kernels beyond the Gaussian (spectral measures in varlab.spectral.stationary)
+# ===========================================================================================
+def _distances(X, Y, metric: str) -> np.ndarray:
+    """Pairwise distances ("cityblock" or "euclidean") of dense or sparse rows, float64."""
+    from sklearn.metrics import pairwise_distances
+
+    X, Y = _pair(X, Y)
+    return pairwise_distances(X, Y, metric=metric)
+
+
+def laplacian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+    """exp(-gamma ||u - v||_1) (scikit-learn's ``laplacian_kernel``).
+
+    >>> float(laplacian([[0.0, 0.0]], [[1.0, -1.0]], gamma=0.5)[0, 0])      # exp(-1)
+    0.36787944117144233
+    """
+    gamma = _gamma(gamma)
+    with np.errstate(over="ignore"):
+        return np.exp(-gamma * _distances(X, Y, "cityblock"))
+
+
+def _radial(X, Y, gamma, name: str) -> np.ndarray:
+    from .theory import stationary
+
+    gamma = _gamma(gamma)
+    with np.errstate(over="ignore"):
+        r = np.minimum(gamma * _distances(X, Y, "euclidean"), np.finfo(np.float64).max)
+    return stationary.kernel_value(name, r)
+
+
+def exponential(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+    """exp(-gamma ||u - v||), the exponential (Matern-1/2) kernel of lengthscale 1/gamma."""
+    return _radial(X, Y, gamma, "exponential")
+
+
+def matern(X, Y=None, *, nu: float = 1.5, gamma: float = 1.0) -> np.ndarray:
+    """The Matern kernel of smoothness nu in {0.5, 1.5, 2.5} and lengthscale 1/gamma (Rasmussen and
+    Williams 2006, Eq. 4.16-4.17): (1 + a) e^{-a}, a = sqrt3 gamma ||u - v|| for nu = 3/2.
+
+    >>> round(float(matern([[0.0]], [[1.0]], nu=1.5)[0, 0]), 12)
+    0.483357724597
+    """
+    names = {0.5: "exponential", 1.5: "matern32", 2.5: "matern52"}
+    if nu not in names:
+        raise ValueError(f"nu must be one of {sorted(names)}, got {nu!r}")
+    return _radial(X, Y, gamma, names[nu])
+
+
+def cauchy(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
+    """1 / (1 + gamma ||u - v||^2), the Cauchy kernel of lengthscale 1/sqrt(gamma)."""
+    gamma = _gamma(gamma)
+    from .theory import stationary
+
+    with np.errstate(over="ignore"):
+        r = np.minimum(np.sqrt(gamma) * _distances(X, Y, "euclidean"), np.finfo(np.float64).max)
+    return stationary.kernel_value("cauchy", r)

@@ -2,7 +2,22 @@
 
 ``write(directory, run=...)`` records the versions (varlab, Python, numpy, scipy, platform), the
 run's description (command, budget, seeds) and the hash of every file under ``directory``;
-``verify(directory)`` re-hashes them and returns the differences (``varlab verify DIR``).
+``write(directory, run=..., files=[...])`` (a partial run, e.g. ``varlab figures --only ID``)
+re-hashes only those files and records the run beside them under ``partial_runs``, leaving the
+other entries as the earlier runs wrote them; ``verify(directory)`` re-hashes every file and
+returns the differences (``varlab verify DIR``).
+
+>>> import tempfile
+>>> from pathlib import Path
+>>> folder = Path(tempfile.mkdtemp())
+>>> _ = (folder / "a.txt").write_text("a"), (folder / "b.txt").write_text("b")
+>>> _ = write(folder, run={"command": "all"})
+>>> _ = (folder / "b.txt").write_text("B")
+>>> verify(folder)
+['changed: b.txt']
+>>> _ = write(folder, run={"command": "only b"}, files=["b.txt"])
+>>> verify(folder), read(folder)["run"], read(folder)["partial_runs"][0]["files"]
+([], {'command': 'all'}, ['b.txt'])
 """
 from __future__ import annotations
 
@@ -12,7 +27,7 @@ import platform
 import sys
 from pathlib import Path
 
-__all__ = ["write", "verify", "MANIFEST"]
+__all__ = ["write", "read", "verify", "MANIFEST"]
 
 MANIFEST = "manifest.json"
 
@@ -42,26 +57,48 @@ def _versions() -> dict:
             "machine": platform.machine()}
 
 
-def write(directory, *, run: dict) -> Path:
-    """Write ``directory/manifest.json`` for the files now in ``directory``."""
+def write(directory, *, run: dict, files=None) -> Path:
+    """Write ``directory/manifest.json`` for the files now in ``directory``; with ``files`` (names
+    relative to ``directory``), update only their entries and record ``run`` as the partial run
+    that wrote them (a directory without a manifest gets a full one)."""
     directory = Path(directory)
-    payload = {"run": run, "versions": _versions(), "files": _files(directory)}
     path = directory / MANIFEST
+    if files is None or not path.exists():
+        payload = {"run": run, "versions": _versions(), "files": _files(directory)}
+    else:
+        payload = read(directory)
+        names = sorted({str(Path(name)) for name in files})
+        for name in names:
+            if (directory / name).is_file():
+                payload["files"][name] = _sha256(directory / name)
+            else:
+                payload["files"].pop(name, None)
+        earlier = [dict(entry, files=[n for n in entry["files"] if n not in names])
+                   for entry in payload.get("partial_runs", [])]
+        payload["partial_runs"] = [entry for entry in earlier if entry["files"]] + [
+            {"run": run, "versions": _versions(), "files": names}]
     path.write_text(json.dumps(payload, indent=1, sort_keys=True, default=str) + "\n")
     return path
+
+
+def read(directory) -> dict:
+    """The manifest of ``directory`` (ValueError if it has none or it is not a varlab manifest)."""
+    path = Path(directory) / MANIFEST
+    if not path.exists():
+        raise ValueError(f"verify: {directory} has no {MANIFEST}")
+    try:
+        payload = json.loads(path.read_text())
+        payload["files"]
+    except (ValueError, KeyError, TypeError):
+        raise ValueError(f"verify: {path} is not a varlab manifest") from None
+    return payload
 
 
 def verify(directory) -> list[str]:
     """Differences between ``directory`` and its manifest: changed, missing and unlisted files
     (an empty list when everything matches)."""
     directory = Path(directory)
-    path = directory / MANIFEST
-    if not path.exists():
-        raise ValueError(f"verify: {directory} has no {MANIFEST}")
-    try:
-        recorded = json.loads(path.read_text())["files"]
-    except (ValueError, KeyError):
-        raise ValueError(f"verify: {path} is not a varlab manifest") from None
+    recorded = read(directory)["files"]
     current = _files(directory)
     problems = [f"changed: {name}" for name in sorted(recorded)
                 if name in current and current[name] != recorded[name]]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from varlab.claims import simulate_for
-from varlab.plotting import figure, finish_axes, plt
+from varlab.plotting import figure, finish_axes, legend_below, plt
 from varlab.theory import gcws, nrff, rff
 
 from .rff import FIGURE2_K, FIGURE2_PANELS, figure2_nrff, points
@@ -40,22 +40,24 @@ def figure2_rff(budget):
 
 @figure("000_fig2", source="000 Figure 2 (MSE of RFF and NRFF vs k)")
 def figure2(budget):
-    """Simulated MSE of RFF and NRFF against k, theory V/k and V_n/k dashed, and varlab's
-    second-order V_n/k + c2/k^2 dotted."""
+    """MSE of RFF and NRFF against k: simulated points with ±1 SE bars over the theory lines V/k
+    (Thm 2) and V_n/k (Thm 3), and varlab's second-order V_n/k + c2/k^2 dotted."""
     simulated = {"rff": figure2_rff(budget), "nrff": figure2_nrff(budget)}
     k = FIGURE2_K
-    fig, axes = plt.subplots(2, 3, figsize=(13, 8))
+    fig, axes = plt.subplots(2, 3, figsize=(13, 8.4))
     for index, (ax, (r, g)) in enumerate(zip(axes.ravel(), FIGURE2_PANELS)):
-        ax.loglog(k, simulated["rff"].mse[index], "r-", lw=1.5, label="RFF MSE (simulated)")
-        ax.loglog(k, simulated["nrff"].mse[index], "b-", lw=1.5, label="NRFF MSE (simulated)")
-        ax.loglog(k, rff.variance(rho=r, gamma=g) / k, "r--", lw=1, label="V/k (Thm 2)")
-        ax.loglog(k, nrff.asymptotic_variance(rho=r, gamma=g) / k, "b--", lw=1, label="V_n/k (Thm 3)")
-        ax.loglog(k, nrff.mse_expansion(rho=r, gamma=g, k=k), "k:", lw=1.2,
-                  label="V_n/k + c2/k^2 (varlab)")
+        ax.loglog(k, rff.variance(rho=r, gamma=g) / k, "-", color="tab:red", lw=2.5, alpha=0.45, label="V/k (Thm 2)")
+        ax.loglog(k, nrff.asymptotic_variance(rho=r, gamma=g) / k, "-", color="tab:blue", lw=2.5, alpha=0.45,
+                  label="V_n/k (Thm 3)")
+        ax.loglog(k, nrff.mse_expansion(rho=r, gamma=g, k=k), "k:", lw=1.2, label="V_n/k + c2/k^2 (varlab)")
+        for name, label, marker, colour in (("rff", "RFF", "o", "tab:red"), ("nrff", "NRFF", "s", "tab:blue")):
+            result = simulated[name]
+            ax.errorbar(k, result.mse[index], yerr=result.se_mse[index], fmt=marker, ms=3, mfc="none",
+                        color=colour, elinewidth=0.8, capsize=1.5, label=f"{label} MSE (simulated ± SE)")
         ax.set(title=f"rho = {r:g}, gamma = {g:g}", xlabel="k", ylabel="MSE")
-        finish_axes(ax, legend_size=7 if index == 0 else 0)
+        finish_axes(ax, legend_size=0)
     fig.suptitle(f"000 Fig. 2: MSE of RFF and NRFF ({budget.n_repetitions:,} repetitions per k)")
-    fig.tight_layout()
+    legend_below(fig, axes[0, 0], ncol=5, fontsize=9)
     return fig
 
 

@@ -12,11 +12,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.plotting import figure, finish_axes, plt
+from varlab.plotting import figure, finish_axes, plt, table_figure
 from varlab.theory import moment_matching as theory
 
 from . import claims as claim_module
 from . import experiments as E
+
+def _gram_repetitions(budget) -> str:
+    size = E.sizes(budget)
+    return f"{size['reps']} repetitions on {size['n']} points"
+
+
+def _mm_repetitions(budget) -> str:
+    shares = {d: max(50, budget.n_repetitions // share) for d, _, _, share in claim_module.COR2_CASES}
+    return (f"{budget.n_repetitions:,} repetitions (left panel: " +
+            ", ".join(f"d = {d}: {n:,}" for d, n in shares.items()) + ")")
+
+
+def _table_trials(budget) -> str:
+    return f"{E.sizes(budget)['table'][3]} trials"
+
 
 STYLE = {"MC": "k-o", "Sobol": "b-s", "SSobol": "c-^", "Anti": "g-v", "CV1": "y-d", "CV2": "m-x", "MM": "r-*"}
 
@@ -36,18 +51,27 @@ def _gram_figure(budget, which: int, title: str):
     return fig
 
 
-@figure("003_fig1", source="003 Figure 1 (Gram error, Frobenius norm, vs m)")
+@figure("003_fig1", source="003 Figure 1 (Gram error, Frobenius norm, vs m)",
+        repetitions=_gram_repetitions)
 def figure1(budget):
+    """Relative Gram error in the Frobenius norm against m for each sampler (mean over the
+    repetitions; the stored experiment keeps means only, so no error bars)."""
     return _gram_figure(budget, 0, "003 Fig. 1: ||K - K^||_F / ||K||_F")
 
 
-@figure("003_fig2", source="003 Figure 2 (Gram error, spectral norm, vs m)")
+@figure("003_fig2", source="003 Figure 2 (Gram error, spectral norm, vs m)",
+        repetitions=_gram_repetitions)
 def figure2(budget):
+    """Relative Gram error in the spectral norm against m for each sampler (mean over the
+    repetitions; no error bars, as in Fig. 1)."""
     return _gram_figure(budget, 1, "003 Fig. 2: ||K - K^||_2 / ||K||_2")
 
 
-@figure("003_fig3", source="003 Figure 3 (Gram error vs bandwidth)")
+@figure("003_fig3", source="003 Figure 3 (Gram error vs bandwidth)",
+        repetitions=_gram_repetitions)
 def figure3(budget):
+    """Relative Gram error against the bandwidth (multiples of sigma_10NN) at fixed m (mean over
+    the repetitions; no error bars, as in Fig. 1)."""
     size = E.sizes(budget)
     data = E.gram_vs_bandwidth(budget)
     fig, axes = plt.subplots(2, len(data), figsize=(5 * len(data), 8), squeeze=False)
@@ -67,33 +91,31 @@ def figure3(budget):
 
 
 @figure("003_table1", source="003 Table 1 (principal component regression; m = 4096 features at the "
-                             "quick and full budgets)")
+                             "quick and full budgets)", repetitions=_table_trials)
 def table1(budget):
+    """Table 1: relative test error (%) of principal component regression on the features, mean ±
+    SE over trials, with the paper's LR500 row."""
     n, m, components, trials = E.sizes(budget)["table"]
     rows = []
     for name, errors in E.table1(budget).items():
         for j, p in enumerate(components):
             paper = [f"{E.PAPER_TABLE1_LR500[s][j]:.2f}" if name == "lr500" and m == 4096 else "-"
                      for s in E.FEATURE_SAMPLERS]
-            cells = [f"{100 * errors[s][:, j].mean():.2f} +- {100 * errors[s][:, j].std(ddof=1) / np.sqrt(trials):.2f}"
+            cells = [f"{100 * errors[s][:, j].mean():.2f} ± {100 * errors[s][:, j].std(ddof=1) / np.sqrt(trials):.2f}"
                      if s in errors else "n/a" for s in E.FEATURE_SAMPLERS]
             rows.append([name, f"{p}" if p < 2 * m else f"all ({p})"] + cells + ["/".join(paper)])
-    fig, ax = plt.subplots(figsize=(12, 0.8 + 0.35 * len(rows)))
-    ax.axis("off")
-    ax.table(cellText=rows, colLabels=["data", "PCs"] + [f"{s} (mean +- SE)" for s in E.FEATURE_SAMPLERS]
-             + ["paper (LR500)"], loc="center")
-    ax.set_title(f"003 Table 1: PCR relative test error (%), m = {m} features ([cos, sin] -> {2 * m} "
-                 f"columns), n_train = {n} (paper: 8000), {trials} trials; the paper's LR500 is another "
-                 f"draw of the recipe", fontsize=9)
-    fig.tight_layout()
-    return fig
+    columns = ["data", "PCs"] + [f"{s} (mean ± SE)" for s in E.FEATURE_SAMPLERS] + ["paper (LR500)"]
+    return table_figure(rows, columns, f"003 Table 1: PCR relative test error (%), m = {m} features ([cos, sin] "
+                        f"-> {2 * m} columns), n_train = {n} (paper: 8000), {trials} trials; the paper's LR500 is "
+                        f"another draw of the recipe")
 
 
 BEATS_CLAIMS = claim_module.BEATS_CLAIMS
 
 
 @figure("003_mm_variance", source="varlab: V_MM / V_CV*, the MM bias vs m, and MSE_MM / MSE_MC for "
-                                  "complex, cosine and random-phase features (exact law and simulation)")
+                                  "complex, cosine and random-phase features (exact law and simulation)",
+        repetitions=_mm_repetitions)
 def mm_variance(budget):
     """Left: V_MM / V_CV* (exact, d-free) with the simulated ratios of claim 003.cor2.eq15 for
     d = 5, 50, 500. Middle: m |bias| / k of E_MM against m for both divisors. Right: MSE_MM / MSE_MC

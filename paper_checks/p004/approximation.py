@@ -213,11 +213,13 @@ Paired(id="004.fig2.gorf_lowest", source="004, Fig. 2 (top: polynomial kernel on
        names=("GORF", "other"))
 
 
-@figure("004_fig2", source="004 Fig. 2 (approximation error vs s; optdigits for usps; SRF, DIGMM out of scope)")
+@figure("004_fig2", source="004 Fig. 2 (approximation error vs s; optdigits for usps; SRF, DIGMM out of scope)",
+        repetitions=lambda budget: f"{E.settings(budget.name)['trials']} trials")
 def fig2(budget):
-    """Relative Frobenius error vs s, one panel per (kernel, data set): trial means with sd bars,
-    varlab's theory as lines, the slides' Table II numbers (GRFF, GORF) as open markers; means
-    below FLOOR are drawn at it as triangles."""
+    """Relative Frobenius error vs s, one panel per (kernel, data set): trial means with ±1 SE
+    bars (a bar that would reach zero on the log axis is cut at the mean, drawn as a triangle),
+    varlab's expected error (theory) as lines, the slides' Table II numbers (GRFF, GORF) as open
+    squares; a mean below FLOOR (exact Gram matrices: TS without collisions) is drawn at it."""
     fig, axes = plt.subplots(len(KERNELS), len(DATASETS), figsize=(5.2 * len(DATASETS), 3.9 * len(KERNELS)))
     colours = {"GRFF": "C0", "GORF": "C1", "GORF-separate": "C2", "RM": "C3", "TS": "C4"}
     for row, kernel in zip(axes, KERNELS):
@@ -227,17 +229,22 @@ def fig2(budget):
             s = np.asarray(cell["s"])
             for method in KERNELS[kernel]:
                 values = cell[method]
-                mean, sd = values.mean(axis=0), values.std(axis=0, ddof=1)
-                shown = np.maximum(mean, FLOOR)              # exact Gram matrices (TS without collisions)
-                lower = shown - np.maximum(mean - sd, FLOOR)
-                ax.errorbar(s, shown, yerr=(lower, sd), fmt="o" if np.all(mean > FLOOR) else "v", ms=4, capsize=2,
-                            color=colours[method], label=method + ("" if np.all(mean > FLOOR) else f" (< {FLOOR:g} at the floor)"))
+                mean = values.mean(axis=0)
+                se = values.std(axis=0, ddof=1) / np.sqrt(len(values))
+                shown = np.maximum(mean, FLOOR)
+                cut = mean - se <= FLOOR
+                lower = np.where(cut, 0.0, se)
+                points = ax.errorbar(s, shown, yerr=(lower, se), fmt="o", ms=4, capsize=2, color=colours[method],
+                                     label=f"{method} (trials)")
+                if cut.any():
+                    ax.plot(s[cut], shown[cut], "v", ms=6, color=points[0].get_color())
                 if method in expected:
-                    ax.plot(s, np.sqrt(expected[method]), "-", color=colours[method], lw=1)
+                    ax.plot(s, np.sqrt(expected[method]), "-", color=colours[method], lw=1,
+                            label=f"{method} (theory)")
             slides = E.SLIDES_TABLE2[kernel][E.SLIDES_SET[name]]
             printed_s = E.sizes(cell["d"])
             for method in ("GRFF", "GORF"):
-                ax.plot(printed_s, [m for m, _ in slides[method]], "s", mfc="none", color=colours[method],
+                ax.plot(printed_s, [m for m, _ in slides[method]], "s", ms=7, mfc="none", color=colours[method],
                         label=f"slides {method} ({E.SLIDES_SET[name]})")
             ax.set(xscale="log", yscale="log", xlabel="s (frequencies per part; RM/TS: 4s features)",
                    ylabel="||K - K~||_F / ||K||_F", title=f"{name} (d = {cell['d']}): {LABELS[kernel]}")
@@ -246,6 +253,9 @@ def fig2(budget):
             if kernel == "polynomial_sphere":
                 ax.set_ylim(bottom=0.5 * FLOOR)
             ax.title.set_fontsize(9)
-    finish_axes(*axes.ravel(), legend_size=6)
+            ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    finish_axes(*axes.ravel(), legend_size=0)
+    fig.suptitle(f"004 Fig. 2: mean ± SE over {E.settings(budget.name)['trials']} trials (triangles: bar cut "
+                 f"at the mean on the log axis; means below {FLOOR:g} drawn at {FLOOR:g})", fontsize=10)
     fig.tight_layout()
     return fig

@@ -51,7 +51,7 @@ from varlab import _random, datasets
 from varlab.claims import Paired, claim
 from varlab.features import GRFF
 from varlab.features.maclaurin import RandomMaclaurin
-from varlab.plotting import figure, plt
+from varlab.plotting import figure, table_figure
 from varlab.spectral.polynomial import PolynomialSphere, polynomial_kernel
 from varlab.spectral.signed import DeltaGaussian
 from varlab.theory import signed as signed_theory
@@ -383,21 +383,13 @@ Paired(id="004.table34", source="004, Tables III-IV (housing; diabetes in place 
        names=("GORF", "other"))
 
 
-# --- figures: the tables as images ---------------------------------------------------------------
+# --- figures: the tables (a readable image, and figures/<id>.md) ------------------------------
 
-def _table_figure(rows, columns, title, width=13):
-    fig, ax = plt.subplots(figsize=(width, 0.9 + 0.32 * len(rows)))
-    ax.axis("off")
-    table = ax.table(cellText=rows, colLabels=columns, loc="center")
-    table.auto_set_font_size(False)
-    table.set_fontsize(7)
-    ax.set_title(title, fontsize=9)
-    fig.tight_layout()
-    return fig
-
-
-@figure("004_table2", source="004 Table II (relative Frobenius error, GRFF vs GORF; optdigits for usps)")
+@figure("004_table2", source="004 Table II (relative Frobenius error, GRFF vs GORF; optdigits for usps)",
+        repetitions=lambda budget: f"{settings(budget.name)['trials']} trials")
 def table2_figure(budget):
+    """Table II: relative Frobenius error of the Gram matrix, mean ± sd over trials, the slides'
+    rows below varlab's."""
     results = table2(budget.name, budget.random_state)
     size = settings(budget.name)
     rows = []
@@ -409,12 +401,15 @@ def table2_figure(budget):
             if method in slides:
                 rows.append(["", f"slides: {SLIDES_SET[name]}", method] + [_fmt(*v) for v in slides[method]])
     columns = ["kernel", "data", "method"] + [f"s = {f:g}d" for f in FACTORS]
-    return _table_figure(rows, columns, f"004 Table II: ||K - K~||_F / ||K||_F, mean ± sd over {size['trials']} "
-                         f"trials, n = {size['n']} unit-norm rows (slides' rows below ours)")
+    return table_figure(rows, columns, f"004 Table II: ||K - K~||_F / ||K||_F, mean ± sd over {size['trials']} "
+                        f"trials, n = {size['n']} unit-norm rows (slides' rows below ours)")
 
 
-@figure("004_table34", source="004 Tables III-IV analogue (ridge on random features, diabetes for housing)")
+@figure("004_table34", source="004 Tables III-IV analogue (ridge on random features, diabetes for housing)",
+        repetitions=lambda budget: f"{settings(budget.name)['regression_trials']} 80/20 splits")
 def table34_figure(budget):
+    """Tables III-IV analogue: test RMSE of ridge regression on the features, mean ± sd over
+    80/20 splits, with the slides' housing rows (another data set: not comparable in scale)."""
     results = regression(budget.name, budget.random_state)
     rows = []
     for kname, cell in results.items():
@@ -426,5 +421,5 @@ def table34_figure(budget):
             rows.append(["", "slides: housing", method] + [f"{m:.3f} ± {s:.3f}" for m, s in printed])
     trials = settings(budget.name)["regression_trials"]
     columns = ["kernel", "data", "method"] + [f"s = {f}d" for f in REGRESSION_FACTORS]
-    return _table_figure(rows, columns, f"004 Tables III-IV analogue: test RMSE, ridge on the features "
-                         f"(alpha by leave-one-out CV), mean ± sd over {trials} 80/20 splits", width=11)
+    return table_figure(rows, columns, f"004 Tables III-IV analogue: test RMSE, ridge on the features "
+                        f"(alpha by leave-one-out CV), mean ± sd over {trials} 80/20 splits")

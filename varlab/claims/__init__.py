@@ -16,7 +16,7 @@ from .budget import BUDGETS, Budget, budget
 from .kinds import (Agreement, Check, Claim, Difference, Identity, Ordering, Paired, Rate,
                     Simulation, claim)
 from .registry import GROUP, claims, load, paper_of, paper_title, papers
-from .report import write_report
+from .report import rewrite_report, write_report
 from .run import ClaimRun, points, seed_for, simulate_for
 from .runner import check, run_claims, stored_verdicts
 from .store import Store, store_for
@@ -25,5 +25,5 @@ from .verdict import Verdict
 __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",
            "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Difference", "Identity", "Ordering",
            "Paired", "Rate", "Simulation", "claim", "GROUP", "claims", "load", "paper_of", "paper_title",
-           "papers", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
+           "papers", "rewrite_report", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
            "run_claims", "stored_verdicts", "Store", "store_for", "Verdict"]

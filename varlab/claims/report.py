@@ -13,7 +13,7 @@ from ..testing.verdict import format_number
 from .budget import Budget
 from .verdict import Verdict
 
-__all__ = ["write_report", "OUTCOME_ORDER"]
+__all__ = ["write_report", "rewrite_report", "OUTCOME_ORDER"]
 
 #: the order of the summary: what needs a reader's attention first
 OUTCOME_ORDER = (CONTRADICTED, INCONCLUSIVE, CONFIRMED)
@@ -66,10 +66,10 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
              f"(a claim that runs at a part of it, or over trials, says so), random_state "
              f"{budget.random_state} (each claim's seed is derived from it and the claim's id).",
              "", RULES, "", f"**{len(verdicts)} claims: {counts}.** Per-point data: "
-             f"[points.md](points.md).", "",
+             f"`points.md`, beside this file.", "",
              "| claim | the paper's words | outcome | reason |", "|---|---|---|---|"]
     for v in ordered:
-        lines.append(f"| [{v.id}](#{_anchor(v.id)}) | {_words(v)} | **{v.outcome}** | "
+        lines.append(f"| {v.id} | {_words(v)} | **{v.outcome}** | "
                      f"{_short(v.reason, 160)} ({_resolution(v)}) |")
     lines.append("")
     for v in ordered:
@@ -86,13 +86,17 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
         lines += [f"**Outcome: {v.outcome}** ({how}). {v.reason}{factor}", ""]
     (directory / "report.md").write_text("\n".join(lines) + "\n")
     detail = [f"# {title}: per-point data", "", f"Budget `{budget.name}`. One table per claim "
-              f"(the claim's outcome and reason are in [report.md](report.md)).", ""]
+              f"(the claim's outcome and reason are in `report.md`, beside this file).", ""]
     for v in verdicts:
         if v.rows:
             detail += [f"## {v.id}", ""] + _table(v.rows) + [""]
     (directory / "points.md").write_text("\n".join(detail) + "\n")
 
 
-def _anchor(claim_id: str) -> str:
-    """GitHub's heading anchor of a claim id (dots dropped, lower case)."""
-    return "".join(ch for ch in claim_id.lower() if ch.isalnum() or ch in "-_ ").replace(" ", "-")
+def rewrite_report(directory) -> None:
+    """Write ``directory``'s report.md, points.md and report.json again from its report.json (for
+    a change of the reports' format; no claim is run)."""
+    directory = Path(directory)
+    payload = json.loads((directory / "report.json").read_text())
+    write_report([Verdict.from_json(record) for record in payload["claims"]], directory,
+                 title=payload["title"], budget=Budget(**payload["budget"]))

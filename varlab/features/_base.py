@@ -21,7 +21,8 @@ number of output columns) and ``_transform(X)``.
 
 One rule for ``n_components`` in every map: it counts the random draws the estimate averages
 over (frequencies, per part for the maps with several parts, or hash samples); each draw gives
-the map's fixed number of output columns: 1 (RFF, RandomMaclaurin), 4 per frequency pair of a
+the map's fixed number of output columns: 1 (RFF, RandomMaclaurin; 2 for RFF's paired cos/sin
+features), 4 per frequency pair of a
 signed kernel or 2 of a positive one (GRFF), 6 (AsKRFF), 2^b one-hot columns (GCWS). This is
 also what scikit-learn's own checks assume (any n_components >= 1 is valid).
 
@@ -58,7 +59,14 @@ RANDOM_STATE = ["random_state", Interval(Integral, 0, None, closed="left"), np.r
 
 
 def available_feature_maps() -> dict[str, type]:
-    """The registered feature-map classes, by name (sorted)."""
+    """The registered feature-map classes, by name (sorted).
+
+    Examples
+    --------
+    >>> from varlab.features import available_feature_maps
+    >>> sorted(available_feature_maps())[:4]
+    ['askrff', 'gcws', 'grff', 'random_maclaurin']
+    """
     return _REGISTRY.by_name()
 
 

@@ -98,6 +98,18 @@ class AsKRFF(FeatureMap, name="askrff"):
 
     ``transform(X)`` is the left map and ``right(Y)`` the right one: transform(X) @ right(Y).T
     (``kernel_estimate``) estimates K[i, j] = k(x_i - y_j), which is not symmetric.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import AsKRFF
+    >>> X = np.random.default_rng(0).standard_normal((3, 2)) / 2
+    >>> ask = AsKRFF(n_components=100, kernel="shift_gaussian", gamma=0.5, random_state=0).fit(X)
+    >>> ask.transform(X).shape, ask.right(X).shape          # 6M columns each
+    ((3, 600), (3, 600))
+    >>> K = ask.kernel_estimate(X)                           # transform(X) @ right(X).T
+    >>> bool(np.allclose(K, K.T))                            # the kernel is not symmetric
+    False
     """
 
     accept_sparse = False          # Eq. (12) needs the exact dense Gram of a subset

@@ -177,6 +177,15 @@ def transform_chunks(estimator, X, *, method: str = "transform", chunk_rows=None
     method : {"transform", "hash", "components"}
     chunk_rows : int >= 1 or None
         Rows per block for in-memory input; for a dask array, ``X`` is rechunked to it.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import RFF, transform_chunks
+    >>> X = np.random.default_rng(0).standard_normal((1000, 5))
+    >>> rff = RFF(n_components=64, random_state=0).fit(X)
+    >>> bool(np.array_equal(transform_chunks(rff, X, chunk_rows=300), rff.transform(X)))
+    True
     """
     method = _check_method(estimator, method)
     chunk_rows = _check_chunk_rows(chunk_rows)
@@ -213,6 +222,16 @@ def hash_chunks(gcws, X, *, chunk_rows=None):
     A dask array gives a pair of lazy int64 dask arrays (n, k) (computed together, one hashing
     pass: ``dask.compute(i_star, t_star)``); an array or sparse matrix gives the pair of arrays;
     an iterable of row blocks gives a generator of pairs.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import GCWS, hash_chunks
+    >>> X = np.abs(np.random.default_rng(0).standard_normal((500, 5)))
+    >>> gcws = GCWS(n_components=16, random_state=0).fit(X)
+    >>> i_star, t_star = hash_chunks(gcws, X, chunk_rows=100)
+    >>> bool(np.array_equal(i_star, gcws.hash(X)[0]))
+    True
     """
     if not isinstance(gcws, GCWS):
         raise TypeError(f"gcws must be a varlab.features.GCWS, got {type(gcws).__name__}")

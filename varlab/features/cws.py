@@ -533,6 +533,13 @@ def bbit_code(values, b: int) -> sp.csr_matrix:
     The lowest b bits v of each value go to position 2^b - 1 - v of that sample's block of
     length 2^b (b = 2: 3 -> [1 0 0 0], 0 -> [0 0 0 1]); the k blocks are concatenated into a CSR
     matrix of shape (n, 2^b k) with exactly k ones per row (float64). k must be >= 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import bbit_code
+    >>> bbit_code(np.array([[3, 0]]), b=2).toarray()      # two samples, a block of 2^b columns each
+    array([[1., 0., 0., 0., 0., 0., 0., 1.]])
     """
     b = _check_b(b)
     values = np.asarray(values)
@@ -586,6 +593,17 @@ def gmm_estimate(hash_u, hash_v, *, zero_bit: bool = False) -> np.ndarray:
     ``hash_u`` and ``hash_v`` are (i_star, t_star) pairs of shape (..., k), k >= 1, whose leading
     dimensions broadcast (e.g. (n, k) against (n, k) for row-paired estimates, or (n, 1, k)
     against (1, m, k) for a Gram matrix); the result has the broadcast leading shape.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import GCWS, gmm_estimate
+    >>> from varlab.kernels import gmm
+    >>> X = np.abs(np.random.default_rng(0).standard_normal((2, 30)))
+    >>> i_star, t_star = GCWS(n_components=4000, random_state=0).fit(X).hash(X)
+    >>> estimate = gmm_estimate((i_star[0], t_star[0]), (i_star[1], t_star[1]))
+    >>> round(float(estimate), 2), round(float(gmm(X)[0, 1]), 2)
+    (0.44, 0.44)
     """
     zero_bit = _check_bool(zero_bit, "zero_bit")
     iu, tu = _check_hashes(hash_u, "hash_u")

@@ -57,9 +57,15 @@ class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
         p = 2, restricted to the kernel's degrees).
     random_state : None, int, Generator, SeedSequence or RandomState
 
-    Attributes: ``orders_`` (D,) the drawn N, ``weights_`` (D,) sqrt(a_N / pi_N),
-    ``rademacher_`` (degree, D, d) the omega_j (rows j >= N of a feature unused),
-    ``n_features_in_``.
+    Attributes
+    ----------
+    orders_ : (D,) array
+        The drawn N.
+    weights_ : (D,) array
+        sqrt(a_N / pi_N).
+    rademacher_ : (degree, D, d) array
+        The omega_j (rows j >= N of a feature unused).
+    n_features_in_ : int
 
     Examples
     --------

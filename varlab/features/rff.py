@@ -39,7 +39,31 @@ from .samplers import Sampler, get_sampler
 
 __all__ = ["RFF"]
 
-_KERNELS = ("gaussian", "correlation")
+_KERNELS = ("gaussian", "correlation", "laplacian", "exponential", "matern32", "matern52", "cauchy")
+
+
+def _measure(kernel: str, gamma: float):
+    """The spectral measure of ``kernel`` with parameter ``gamma`` (``RFF``'s table): Gaussian of
+    bandwidth 1/sqrt(gamma) (correlation) or 1/(sqrt2 sqrt(gamma)) (Gaussian; not forming 2 gamma,
+    which overflows for gamma > 8.9e307); the Laplacian exp(-gamma ||z||_1); exponential and Matern
+    of lengthscale 1/gamma; Cauchy 1/(1 + gamma ||z||^2), lengthscale 1/sqrt(gamma)."""
+    from ..spectral import stationary
+
+    if kernel in ("gaussian", "correlation"):
+        root = math.sqrt(gamma) if kernel == "correlation" else math.sqrt(2.0) * math.sqrt(gamma)
+        return spectral.Gaussian(1.0 / root)
+    try:
+        if kernel == "laplacian":
+            return stationary.Laplacian(gamma)
+        if kernel == "cauchy":
+            return stationary.CauchyKernel(1.0 / math.sqrt(gamma))
+        if kernel == "exponential":
+            return stationary.Exponential(1.0 / gamma)
+        return stationary.Matern(1.5 if kernel == "matern32" else 2.5, 1.0 / gamma)
+    except (ValueError, ZeroDivisionError):
+        raise ValueError(f"gamma={gamma!r} is outside the range kernel={kernel!r} can draw finite "
+                         f"frequencies for (its lengthscale 1/gamma must be a finite float64 between "
+                         f"{64.0 / np.finfo(np.float64).max:.3g} and {np.finfo(np.float64).max / 64.0:.3g})") from None
 
 
 def _unit_rows(X, name: str = "X"):
@@ -71,7 +95,8 @@ def _unit_rows(X, name: str = "X"):
 
 
 class RFF(FeatureMap, name="rff"):
-    """Random Fourier features for the RBF kernel (RFF, NRFF and the no-phase variant).
+    """Random Fourier features of shift-invariant kernels (RFF, NRFF, the no-phase variant and
+    paired cos/sin features).
 
     Parameters
     ----------
@@ -81,16 +106,29 @@ class RFF(FeatureMap, name="rff"):
         Kernel parameter (> 0): exp(-gamma ||u - v||^2) for ``kernel="gaussian"`` (as
         scikit-learn's ``RBFSampler``), exp(-gamma (1 - rho)) for ``kernel="correlation"``
         (000, Eq. 14).
-    kernel : {"gaussian", "correlation"}, default="gaussian"
+    kernel : {"gaussian", "correlation", "laplacian", "exponential", "matern32", "matern52", \
+"cauchy"}, default="gaussian"
         ``"gaussian"``: no row scaling, frequencies sqrt(2 gamma) r_j, i.e. N(0, 2 gamma I)
         (scikit-learn's ``RBFSampler``). ``"correlation"`` (paper 000's kernel): rows are scaled
         to unit l2 norm, frequencies are sqrt(gamma) r_j with r_j ~ N(0, I) (000, Eq. 15).
+        Beyond the Gaussian (``varlab.spectral.stationary``; ``varlab.kernels`` gives the exact
+        kernels): ``"laplacian"`` exp(-gamma ||x - y||_1) (scikit-learn's ``laplacian_kernel``;
+        Cauchy frequencies, not radial: orthogonal samplers refuse it), ``"exponential"``
+        exp(-gamma ||x - y||), ``"matern32"`` / ``"matern52"`` the Matern kernels of lengthscale
+        1/gamma (multivariate t frequencies), ``"cauchy"`` 1 / (1 + gamma ||x - y||^2).
     normalize : bool, default=False
         If True, NRFF: every output row is divided by its l2 norm, so that the inner product of
         two outputs is the ratio of 000, Eq. (19).
     phase : bool, default=True
         If False, the no-phase variant: features cos(<x, frequency_j>) / sqrt(k) (no w_j, no
         sqrt2), whose inner product estimates the folded kernel of 000, Eq. (17) / 001, Eq. (11).
+    paired : bool, default=False
+        If True, paired cos/sin features [cos <x, frequency_j>, sin <x, frequency_j>] / sqrt(k)
+        (no random phase; Sutherland and Schneider 2015): 2 columns per frequency, all cosines
+        first, then all sines, so the output has 2 n_components columns. Each pair's product is
+        cos <x - y, frequency_j>, with variance (1 + k(2z))/2 - k(z)^2, 1/2 less than a
+        random-phase column (``varlab.theory.stationary``). Needs ``phase=True`` (the default;
+        ``phase=False`` is the no-phase map).
     sampler : str or varlab.features.samplers.Sampler, default="iid"
         How the n_components frequencies are drawn: a registered name
         (``varlab.features.samplers.available_samplers()``) or a Sampler instance carrying its
@@ -108,12 +146,14 @@ class RFF(FeatureMap, name="rff"):
         ``"iid"``) or 1/sqrt(2 gamma) (Gaussian kernel; w_j = sqrt(2 gamma) r_j). They are drawn in
         float64 and stored in the dtype of the data passed to ``fit`` (cast once there), so a
         float32 fit holds the float32 rounding of the float64 fit's frequencies.
-    measure_ : varlab.spectral.Gaussian
-        The spectral measure the frequencies were drawn from.
+    measure_ : varlab.spectral.SpectralMeasure
+        The spectral measure the frequencies were drawn from (``varlab.spectral.Gaussian`` for the
+        Gaussian and correlation kernels).
     sampler_ : varlab.features.samplers.Sampler
         The sampler used.
     phases_ : ndarray of shape (n_components,) or None
-        w_j ~ U[0, 2 pi) i.i.d. (same dtype as ``frequencies_``); None when ``phase=False``.
+        w_j ~ U[0, 2 pi) i.i.d. (same dtype as ``frequencies_``); None when ``phase=False`` or
+        ``paired=True``.
     n_features_in_ : int
         Number of columns seen in ``fit``.
 
@@ -157,18 +197,20 @@ class RFF(FeatureMap, name="rff"):
         "kernel": [StrOptions(set(_KERNELS))],
         "normalize": ["boolean"],
         "phase": ["boolean"],
+        "paired": ["boolean"],
         "sampler": [str, Sampler],
         "random_state": RANDOM_STATE,
     }
 
     def __init__(self, n_components: int = 100, *, gamma: float = 1.0, kernel: str = "gaussian",
-                 normalize: bool = False, phase: bool = True, sampler: str | Sampler = "iid",
-                 random_state=None):
+                 normalize: bool = False, phase: bool = True, paired: bool = False,
+                 sampler: str | Sampler = "iid", random_state=None):
         self.n_components = n_components
         self.gamma = gamma
         self.kernel = kernel
         self.normalize = normalize
         self.phase = phase
+        self.paired = paired
         self.sampler = sampler
         self.random_state = random_state
 
@@ -177,12 +219,13 @@ class RFF(FeatureMap, name="rff"):
         """Draw the frequencies (n_features, n_components) and phases (n_components,); only the
         shape and dtype of ``X`` are used."""
         n_components, gamma = int(self.n_components), float(self.gamma)
+        if self.paired and not self.phase:
+            raise ValueError("paired=True and phase=False cannot be combined: paired cos/sin features "
+                             "have no random phase, and phase=False selects the no-phase cosine map; "
+                             "pass one of them")
         check_allocation("n_components", n_components * X.shape[1], what="the frequencies")
         sampler = get_sampler(self.sampler)
-        # bandwidth 1/sqrt(gamma) or 1/sqrt(2 gamma), without forming 2 gamma (which overflows
-        # for gamma > 8.9e307): the frequencies stay finite for every finite gamma
-        root = math.sqrt(gamma) if self.kernel == "correlation" else math.sqrt(2.0) * math.sqrt(gamma)
-        measure = spectral.Gaussian(1.0 / root)
+        measure = _measure(self.kernel, gamma)
         rng = _random.generator(self.random_state)
         if sampler.fast_product_from is not None:     # the same draw, also in factored form
             frequencies, self._factors = sampler.factored(measure, n_components, X.shape[1], rng)
@@ -192,7 +235,7 @@ class RFF(FeatureMap, name="rff"):
             raise ValueError(f"gamma={self.gamma!r} is too large for {X.dtype} data: the frequencies "
                              f"(of size about sqrt(gamma)) overflow {X.dtype}; pass float64 data or a "
                              f"smaller gamma")
-        phases = rng.uniform(0.0, 2.0 * np.pi, size=n_components) if self.phase else None
+        phases = rng.uniform(0.0, 2.0 * np.pi, size=n_components) if self.phase and not self.paired else None
         self.frequencies_ = frequencies.T.astype(X.dtype, copy=False)
         self.phases_ = None if phases is None else phases.astype(X.dtype, copy=False)
         self.measure_ = measure
@@ -200,7 +243,8 @@ class RFF(FeatureMap, name="rff"):
         self._gamma = self.gamma  # for messages, even if set_params changes gamma before a refit
         self._largest_frequency = float(np.max(np.abs(frequencies)))
         self._kernel = self.kernel  # transform follows the fitted map even if set_params changes kernel
-        return n_components
+        self._paired = bool(self.paired)
+        return 2 * n_components if self._paired else n_components
 
     # -- transforming ----------------------------------------------------------------------
     def _cosines(self, X) -> np.ndarray:
@@ -228,6 +272,8 @@ class RFF(FeatureMap, name="rff"):
             if self.phases_ is not None:
                 arguments += self.phases_.astype(X.dtype, copy=False)
         self._check_arguments(X, arguments)
+        if self._paired:
+            return np.concatenate([np.cos(arguments), np.sin(arguments)], axis=1)
         return np.cos(arguments, out=arguments)
 
     def _fast_product(self, X) -> bool:
@@ -259,7 +305,8 @@ class RFF(FeatureMap, name="rff"):
 
         Entry (i, j) is sqrt2 cos(<x_i, frequency_j> + w_j) (000, Eq. 15/16), or
         cos(<x_i, frequency_j>) when ``phase=False`` (Eq. 17), with x_i the unit-normalised row
-        for ``kernel="correlation"``. No 1/sqrt(k) factor and no NRFF normalisation:
+        for ``kernel="correlation"``; with ``paired=True`` the 2 n_components values
+        [cos <x_i, frequency_j>]_j then [sin <x_i, frequency_j>]_j. No 1/sqrt(k) factor and no NRFF normalisation:
         ``components(U)[0] * components(U)[1]`` are the k i.i.d. per-sample products whose mean
         estimates the kernel, and ``transform`` is these values times 1/sqrt(k) (or divided by
         their row norms when ``normalize=True``), up to rounding.

@@ -17,6 +17,7 @@ import contextlib
 import numbers
 import sys
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -93,10 +94,19 @@ _CONFIG = {"n_jobs": 1, "backend": "loky", "scheduler": None, "checkpoint_root":
 
 
 @contextlib.contextmanager
-def configure(*, n_jobs=None, backend=None, scheduler=None, checkpoint_root=None):
+def configure(*, n_jobs: int | None = None, backend: str | None = None, scheduler=None,
+              checkpoint_root: str | Path | None = None) -> Iterator[dict]:
     """Defaults for every ``simulate`` call inside the ``with`` block (claims, figures and the
     CLI call simulate without these arguments): parallelism, a dask scheduler, and a checkpoint
-    root under which each simulation keeps its finished blocks."""
+    root under which each simulation keeps its finished blocks.
+
+    Examples
+    --------
+    >>> from varlab import mc
+    >>> with mc.configure(n_jobs=1, backend="threading") as settings:
+    ...     settings["backend"]
+    'threading'
+    """
     saved = dict(_CONFIG)
     updates = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
                "checkpoint_root": checkpoint_root}
@@ -182,9 +192,11 @@ def _checkpoint_store(checkpoint, is_root, model, grid, k, n_repetitions, root, 
     return CheckpointStore(directory, identity)
 
 
-def simulate(model, *, k, n_repetitions, random_state=None, n_jobs=None, chunk_size=None,
-             backend=None, scheduler=None, checkpoint=None, progress=None,
-             max_samples=MAX_SAMPLES, **grid_and_options):
+def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
+             random_state: int | np.random.SeedSequence | np.random.Generator | None = None,
+             n_jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
+             scheduler=None, checkpoint: str | Path | None = None, progress: bool | None = None,
+             max_samples: int = MAX_SAMPLES, **grid_and_options) -> SimulationResult:
     """Simulate an estimator at every point of a parameter grid and every k of a grid.
 
     Parameters

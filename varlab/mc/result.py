@@ -20,6 +20,15 @@ class SimulationResult:
     ``reshaped(name)`` gives ``shape + (n_k,)``. Parameter values are also attributes
     (``result.rho``). ``options`` are the model's constructor arguments; ``theory`` holds the
     model's known values ("variance", "mse"; (n_points, n_k)) where it declares them.
+
+    Examples
+    --------
+    >>> from varlab import mc
+    >>> result = mc.simulate("rff", k=[1, 10], rho=[0.0, 0.9], gamma=1.0, n_repetitions=100, random_state=0)
+    >>> result.mse.shape, result.point(1)
+    ((2, 2), {'rho': 0.9, 'gamma': 1.0})
+    >>> result.select(rho=0.9).mse.shape
+    (1, 2)
     """
 
     model: str

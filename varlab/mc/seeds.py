@@ -31,6 +31,12 @@ def block_layout(k_max: int, *, granularity: int = 1,
     Up to ``budget`` samples per block; when ``k_max`` alone exceeds it, one repetition per
     block in slabs of columns whose width is a multiple of ``granularity`` (so a slab never
     cuts a group of samples that are only valid together, e.g. an orthogonal block).
+
+    Examples
+    --------
+    >>> from varlab.mc import block_layout
+    >>> block_layout(100), block_layout(10 ** 9, granularity=64)
+    ((655, 100), (1, 65536))
     """
     k_max, granularity, budget = int(k_max), int(granularity), int(budget)
     if k_max <= budget:

@@ -33,7 +33,14 @@ Z_MAX = 4.5
 
 def t_threshold(degrees_of_freedom) -> np.ndarray:
     """The |t| threshold with the two-sided tail probability of ``Z_MAX`` under N(0, 1), for an
-    SE estimated from ``degrees_of_freedom`` + 1 independent units (inf df -> Z_MAX)."""
+    SE estimated from ``degrees_of_freedom`` + 1 independent units (inf df -> Z_MAX).
+
+    Examples
+    --------
+    >>> from varlab.mc import t_threshold
+    >>> t_threshold([9, 10 ** 6]).round(2)        # few units: a wider threshold than 4.5
+    array([9.25, 4.5 ])
+    """
     tail = 2.0 * scipy_stats.norm.sf(Z_MAX)
     return np.asarray(scipy_stats.t.isf(tail / 2.0, degrees_of_freedom), dtype=float)
 
@@ -44,6 +51,15 @@ class Moments:
 
     ``m3``/``m4`` are None for an order-2 summary. ``n`` is a Python int (every entry of the
     arrays summarises the same number of samples).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.mc import Moments
+    >>> x = np.random.default_rng(0).standard_normal(1000)
+    >>> m = Moments.from_samples(x[:400]).merge(Moments.from_samples(x[400:]))
+    >>> bool(np.isclose(m.variance, x.var(ddof=1))), float(m.se_mean.round(4))
+    (True, 0.0309)
     """
 
     n: int
@@ -119,7 +135,14 @@ class Moments:
 
 
 def variance_standard_error(n: int, variance, fourth_central_moment) -> np.ndarray:
-    """SE of the unbiased sample variance: sqrt((m4 - (n-3)/(n-1) s^4) / n), clipped at 0."""
+    """SE of the unbiased sample variance: sqrt((m4 - (n-3)/(n-1) s^4) / n), clipped at 0.
+
+    Examples
+    --------
+    >>> from varlab.mc import variance_standard_error
+    >>> float(variance_standard_error(10_000, 1.0, 3.0))     # normal data: sqrt(2 / n) nearly
+    0.014142842783549565
+    """
     if n < 2:
         raise ValueError("the SE of the sample variance needs n >= 2")
     variance = np.asarray(variance, dtype=np.float64)
@@ -128,7 +151,14 @@ def variance_standard_error(n: int, variance, fourth_central_moment) -> np.ndarr
 
 
 def z_score(estimate, theory, se) -> np.ndarray:
-    """(estimate - theory) / se; 0 where both the difference and se are 0, inf where only se is."""
+    """(estimate - theory) / se; 0 where both the difference and se are 0, inf where only se is.
+
+    Examples
+    --------
+    >>> from varlab.mc import z_score
+    >>> z_score(1.02, 1.0, 0.01)
+    array(2.)
+    """
     estimate, theory, se = (np.asarray(a, dtype=np.float64) for a in (estimate, theory, se))
     difference = estimate - theory
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -137,11 +167,25 @@ def z_score(estimate, theory, se) -> np.ndarray:
 
 
 def within(estimate, theory, se, n_se: float = Z_MAX) -> np.ndarray:
-    """Whether |estimate - theory| <= n_se * se (element-wise)."""
+    """Whether |estimate - theory| <= n_se * se (element-wise).
+
+    Examples
+    --------
+    >>> from varlab.mc import within
+    >>> within([1.02, 1.06], 1.0, 0.01)          # 2 and 6 standard errors off
+    array([ True, False])
+    """
     return np.abs(z_score(estimate, theory, se)) <= n_se
 
 
 def difference_z_score(a, se_a, b, se_b) -> np.ndarray:
-    """z-score of a - b for two independent estimates: (a - b) / sqrt(se_a^2 + se_b^2)."""
+    """z-score of a - b for two independent estimates: (a - b) / sqrt(se_a^2 + se_b^2).
+
+    Examples
+    --------
+    >>> from varlab.mc import difference_z_score
+    >>> round(float(difference_z_score(1.0, 0.03, 1.1, 0.04)), 6)     # (1.0 - 1.1) / 0.05
+    -2.0
+    """
     se = np.sqrt(np.asarray(se_a, dtype=np.float64) ** 2 + np.asarray(se_b, dtype=np.float64) ** 2)
     return z_score(a, b, se)

@@ -20,6 +20,17 @@ class Verdict:
     significant; ``n_repetitions``: the budget used, ``n_repetitions_needed``: for an
     inconclusive outcome, the budget that would resolve it (None if none would: see ``reason``);
     ``reason``: one line with the key number; ``rows``: one dict per (point, k).
+
+    Examples
+    --------
+    >>> from varlab.testing import check_agreement
+    >>> from varlab.theory import rff
+    >>> verdict = check_agreement("rff", rff.mean, statistic="mean", k=[1], n_repetitions=2000,
+    ...                           random_state=0, tolerance=0.5, rho=0.5, gamma=1.0)
+    >>> verdict.outcome, verdict.units, round(verdict.resolution, 3)
+    ('confirmed', 'relative', 0.142)
+    >>> sorted(verdict.rows[0])
+    ['SE', 'estimate', 'gamma', 'k', 'rho', 'theory', 'z']
     """
 
     outcome: str

@@ -263,7 +263,14 @@ def direction_of(kernel, sigma, vector):
 
 
 def spread_of(kernel, sigma, vector):
-    """s = |c| / sigma (= |r|/sigma or sigma |beta|)."""
+    """s = |c| / sigma (= |r|/sigma or sigma |beta|).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric
+    >>> asymmetric.spread_of("shift_gaussian", 2.0, [3.0, 4.0])       # |r| / sigma
+    2.5
+    """
     return float(np.linalg.norm(direction_of(kernel, sigma, vector))) / float(sigma)
 
 
@@ -291,7 +298,15 @@ def part_h(kernel, part):
 
 def kernel_masses(kernel, spread) -> dict:
     """The four total masses of the kernel's complex measure at spread s (scalar), by part name
-    (002, Eq. 2 and Def. 2; 1-D forms derived by varlab)."""
+    (002, Eq. 2 and Def. 2; 1-D forms derived by varlab).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric
+    >>> masses = asymmetric.kernel_masses("shift_gaussian", 1.0)
+    >>> sorted(masses)
+    ['imaginary_negative', 'imaginary_positive', 'real_negative', 'real_positive']
+    """
     kernel = _kernel_name(kernel)
     s = float(SPREAD.validate(spread, "spread"))
     tilt = _tilt(kernel, s)

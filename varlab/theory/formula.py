@@ -100,6 +100,18 @@ class Formula:
     ``reference_domain`` ({name: (low, high)} where ``reference`` is feasible, e.g. a sum of
     k + 1 terms), ``description``, ``asymptotic``, ``derived_by_varlab``; ``register``
     (init only, default True) adds it to the registry of :func:`formulas`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import sympy
+    >>> from varlab.theory import Formula, parameter
+    >>> rho, gamma = parameter("rho").symbol, parameter("gamma").symbol
+    >>> mine = Formula("doc.mean", ("rho", "gamma"), lambda rho, gamma: np.exp(-gamma * (1.0 - rho)),
+    ...                source="my note, Eq. (1)", expr=sympy.exp(-gamma * (1 - rho)), register=False)
+    >>> import mpmath
+    >>> mine(rho=0.5, gamma=2.0), mpmath.nstr(mine.mp(rho=0.5, gamma=2.0, dps=30), 30)
+    (0.36787944117144233, '0.367879441171442321595523770161')
     """
 
     name: str
@@ -290,13 +302,28 @@ def _import_theory_modules() -> None:
 
 
 def formulas() -> dict:
-    """Every Formula of varlab.theory, by name (sorted); modules are discovered, not listed."""
+    """Every Formula of varlab.theory, by name (sorted); modules are discovered, not listed.
+
+    Examples
+    --------
+    >>> from varlab.theory import formulas
+    >>> f = formulas()["rff.variance"]
+    >>> f.source, f.parameters
+    ('000, Thm 2, Eq. (18)', ('rho', 'gamma'))
+    """
     _import_theory_modules()
     return dict(sorted(_REGISTRY.items()))
 
 
 def formula(name: str) -> Formula:
-    """The Formula called ``name`` (KeyError naming the known ones otherwise)."""
+    """The Formula called ``name`` (KeyError naming the known ones otherwise).
+
+    Examples
+    --------
+    >>> from varlab.theory.formula import formula
+    >>> formula("nrff.asymptotic_variance")(rho=0.5, gamma=1.0)
+    0.4363253866602483
+    """
     registry = formulas()
     try:
         return registry[name]

@@ -6,8 +6,10 @@ are varlab's own (``bias_coefficient``, ``mse_second_order_coefficient``, ``mse_
 derived in varlab.theory.derivations).
 
 Stable numerics (derived here, checked symbolically in the tests): with
-s = 1 - exp(-2 gamma (1 - rho)) = -expm1(-2 gamma (1 - rho)),
+s = 1 - exp(-2 gamma (1 - rho)) = -expm1(-2 gamma (1 - rho))::
+
     V_n = V - e^{-2 gamma (1-rho)} [3 - e^{-4 gamma (1-rho)}] / 4 = s^2 (5 - s) / 4,
+
 which is exactly 0 at rho = 1 and free of cancellation near it.
 
 >>> asymptotic_variance(rho=0.5, gamma=1.0)

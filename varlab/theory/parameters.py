@@ -34,7 +34,19 @@ MAX_INTEGER = 2 ** 53
 
 @dataclass(frozen=True)
 class Parameter:
-    """A named parameter with its domain [low, high] (ends open or closed)."""
+    """A named parameter with its domain [low, high] (ends open or closed).
+
+    Examples
+    --------
+    >>> from varlab.theory import parameter
+    >>> gamma = parameter("gamma")
+    >>> gamma.domain, gamma.validate([0.5, 2.0])
+    ('(0, inf)', array([0.5, 2. ]))
+    >>> gamma.validate(-1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: gamma must be in (0.0, inf), got -1.0
+    """
 
     name: str
     description: str
@@ -139,7 +151,14 @@ _PARAMETERS: dict[str, Parameter] = {}
 
 
 def declare(name: str, description: str, **domain) -> Parameter:
-    """Declare (or re-fetch, if declared identically) the parameter ``name``."""
+    """Declare (or re-fetch, if declared identically) the parameter ``name``.
+
+    Examples
+    --------
+    >>> from varlab.theory.parameters import declare
+    >>> declare("rho", "correlation <u, v> of unit vectors (000, Eq. 1)", low=-1.0, high=1.0).domain
+    '[-1, 1]'
+    """
     new = Parameter(name, description, **domain)
     old = _PARAMETERS.get(name)
     if old is not None:
@@ -153,7 +172,15 @@ def declare(name: str, description: str, **domain) -> Parameter:
 
 
 def parameter(name: str) -> Parameter:
-    """The declared parameter ``name`` (KeyError naming the known ones otherwise)."""
+    """The declared parameter ``name`` (KeyError naming the known ones otherwise).
+
+    Examples
+    --------
+    >>> from varlab.theory import parameter
+    >>> rho = parameter("rho")
+    >>> rho.domain, rho.symbol, rho.symbol.is_real
+    ('[-1, 1]', rho, True)
+    """
     try:
         return _PARAMETERS[name]
     except KeyError:
@@ -161,7 +188,14 @@ def parameter(name: str) -> Parameter:
 
 
 def parameters() -> dict[str, Parameter]:
-    """Every declared parameter, by name."""
+    """Every declared parameter, by name.
+
+    Examples
+    --------
+    >>> from varlab.theory import parameters
+    >>> parameters()["gamma"].domain
+    '(0, inf)'
+    """
     return dict(sorted(_PARAMETERS.items()))
 
 

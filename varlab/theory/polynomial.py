@@ -287,7 +287,14 @@ def truncated_masses_mp(dimension, degree, cutoff, *, a=3, truncation="a", dps=3
 
 def finite_total_variation(dimension, degree, *, a=3.0, truncation="a") -> bool:
     """Whether the printed transform is a finite signed measure: truncation "a" (or a = 2) iff
-    d <= 2m; truncation "sphere" with a != 2: never (the jump at r = 2)."""
+    d <= 2m; truncation "sphere" with a != 2: never (the jump at r = 2).
+
+    Examples
+    --------
+    >>> from varlab.theory import polynomial
+    >>> polynomial.finite_total_variation(2, 1), polynomial.finite_total_variation(4, 1)
+    (True, False)
+    """
     d, m, a = _validated(dimension, degree, a)
     _check_truncation(truncation)
     if truncation == "sphere" and a != 2.0:
@@ -422,7 +429,15 @@ def maclaurin_variance(x, y, degree, gamma, coef0, p=2.0) -> float:
     """Var of one Random Maclaurin feature product Z(x) Z(y) for (gamma <x, y> + coef0)^degree with
     Rademacher vectors and orders P(N = n) proportional to p^{-n} on 0..degree (varlab's own):
     E[(<w, x><w, y>)^2] = |x|^2 |y|^2 + 2 <x, y>^2 - 2 sum_i x_i^2 y_i^2 =: M for Rademacher w, so
-    Var = sum_n (a_n^2 / pi_n) M^n - f(<x, y>)^2; the D-feature estimate has Var / D."""
+    Var = sum_n (a_n^2 / pi_n) M^n - f(<x, y>)^2; the D-feature estimate has Var / D.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.theory import polynomial
+    >>> round(polynomial.maclaurin_variance(np.array([0.5, 0.5]), np.array([0.5, -0.5]), 2, 1.0, 1.0), 4)
+    0.75
+    """
     x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
     t = float(x @ y)
     moment = float((x @ x) * (y @ y) + 2.0 * t * t - 2.0 * np.sum(x * x * y * y))

@@ -279,7 +279,17 @@ def cross_covariance(positive, negative, d, r, nodes=160):
 
 
 def estimator_variance(measure, d, r, s, orthogonality="iid"):
-    """Var of the s-frequency GRFF ("iid") or GORF ("separate", "mutual") estimate of k(r)."""
+    """Var of the s-frequency GRFF ("iid") or GORF ("separate", "mutual") estimate of k(r).
+
+    Examples
+    --------
+    >>> from varlab.spectral.signed import DeltaGaussian
+    >>> from varlab.theory import signed
+    >>> grff, gorf = (float(signed.estimator_variance(DeltaGaussian(), 16, 1.0, 8, kind))
+    ...               for kind in ("iid", "separate"))
+    >>> round(gorf / grff, 3)            # orthogonal frequencies lower the variance (004)
+    0.607
+    """
     parts, masses = measure.parts(), measure.total_masses()
     P, N = masses["positive"], masses["negative"]
     pos, neg = parts["positive"], parts["negative"]

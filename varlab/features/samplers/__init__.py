@@ -39,13 +39,29 @@ _REGISTRY = Registry("sampler", __name__)
 
 
 def available_samplers() -> dict[str, type]:
-    """The registered sampler classes, by name (sorted)."""
+    """The registered sampler classes, by name (sorted).
+
+    Examples
+    --------
+    >>> from varlab.features import available_samplers
+    >>> "orthogonal" in available_samplers(), "sobol" in available_samplers()
+    (True, True)
+    """
     return _REGISTRY.by_name()
 
 
 def get_sampler(sampler, **options) -> "Sampler":
     """A Sampler from a registered name (built with ``options``) or an instance (returned as is;
-    its options are set on it, so passing ``options`` with an instance is an error)."""
+    its options are set on it, so passing ``options`` with an instance is an error).
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features import get_sampler
+    >>> W = get_sampler("orthogonal").frequencies(spectral.Gaussian(), 8, 4, random_state=0)
+    >>> W.shape
+    (8, 4)
+    """
     if isinstance(sampler, Sampler):
         if options:
             raise TypeError(f"options {sorted(options)} cannot be passed with a Sampler instance "
@@ -116,9 +132,7 @@ class Sampler(ParamsMixin):
         ``random_state``: None, int, SeedSequence, Generator (used directly; it advances) or
         RandomState (see :mod:`varlab._random`).
         """
-        if not isinstance(measure, self.measure_type):
-            raise TypeError(f"measure must be a {self.measure_type.__name__} for sampler "
-                            f"{self.name!r}, got {measure!r}")
+        self._check_measure(measure)
         m = _count(m, "m", "m")
         d = _count(d, "d", "dimension")
         self._check_size(m, d)
@@ -128,6 +142,14 @@ class Sampler(ParamsMixin):
             raise RuntimeError(f"{type(self).__name__}._frequencies returned {w.dtype} of shape "
                                f"{w.shape}, expected float64 of shape {(m, d)}")
         return w
+
+    def _check_measure(self, measure) -> None:
+        """TypeError unless ``measure`` is a ``measure_type``, with the measure's own reason where
+        it gives one (``not_radial``: e.g. the Laplacian's product of Cauchy laws)."""
+        if not isinstance(measure, self.measure_type):
+            reason = getattr(measure, "not_radial", None) if self.measure_type.__name__ == "RadialMeasure" else None
+            raise TypeError(f"measure must be a {self.measure_type.__name__} for sampler {self.name!r}, "
+                            f"got {measure!r}" + (f": {reason}" if reason else ""))
 
     def _frequencies(self, measure, m: int, d: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
@@ -156,7 +178,15 @@ class Sampler(ParamsMixin):
 
 class IID(Sampler, name="iid"):
     """i.i.d. frequencies: ``measure.rvs(m, d, rng)`` (Rahimi and Recht 2007; 003, Eq. 4-5).
-    Every prefix of a draw is a draw (``prefix_granularity = 1``)."""
+    Every prefix of a draw is a draw (``prefix_granularity = 1``).
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features import IID
+    >>> IID().frequencies(spectral.Gaussian(bandwidth=2.0), 5, 3, random_state=0).shape
+    (5, 3)
+    """
 
     prefix_granularity = 1
 

@@ -331,9 +331,7 @@ class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
     def factored(self, measure, m, d, random_state=None):
         """(W, SORFFactors): ``frequencies(measure, m, d, random_state)`` (the same random numbers
         in the same order, the same rows) and its factored form, whose ``product`` is X W^T."""
-        if not isinstance(measure, self.measure_type):
-            raise TypeError(f"measure must be a {self.measure_type.__name__} for sampler {self.name!r}, "
-                            f"got {measure!r}")
+        self._check_measure(measure)
         rng = _random.generator(random_state)
         self._check_size(m, d)
         n_blocks = -(-m // self._block(d))

@@ -52,7 +52,15 @@ __all__ = ["Model", "Workspace", "register", "get_model", "available_models", "m
 
 
 class Workspace:
-    """Scratch arrays reused from block to block (one workspace per task, never shared)."""
+    """Scratch arrays reused from block to block (one workspace per task, never shared).
+
+    Examples
+    --------
+    >>> from varlab.mc import Workspace
+    >>> workspace = Workspace()
+    >>> workspace.buffer("x", (2, 3)) is workspace.buffer("x", (2, 3))     # reused from block to block
+    True
+    """
 
     def __init__(self):
         self._buffers: dict = {}
@@ -73,7 +81,24 @@ _REGISTRY = Registry("model", __name__)
 
 
 class Model:
-    """Base class of the sampling models; see the package docstring for the contract."""
+    """Base class of the sampling models; see the package docstring for the contract.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import mc
+    >>> class Coin(mc.Model):                   # no ``name``: used directly, not registered
+    ...     parameters = ("rho",)
+    ...     def target(self, rho):
+    ...         return np.full_like(rho, 0.5)
+    ...     def sample(self, rng, n, k, out, workspace, *, rho):
+    ...         out[0] = rng.integers(0, 2, (n, k))
+    ...     def combine(self, sums, k, *, rho):
+    ...         return sums[0] / k
+    >>> result = mc.simulate(Coin(), k=[1, 100], rho=0.0, n_repetitions=4000, random_state=0)
+    >>> result.variance.round(4)                 # 1 / (4 k)
+    array([[0.25  , 0.0025]])
+    """
 
     #: registry name ("" for abstract bases, which are not registered)
     name: str = ""
@@ -151,12 +176,27 @@ def register(cls: type, name: str | None = None) -> type:
 
 
 def available_models() -> list[str]:
-    """Names accepted by ``simulate(model=...)``."""
+    """Names accepted by ``simulate(model=...)``.
+
+    Examples
+    --------
+    >>> from varlab.mc import available_models
+    >>> "nrff" in available_models(), "gcws_rbf_hashed" in available_models()
+    (True, True)
+    """
     return list(_REGISTRY.by_name())
 
 
 def model_class(name: str) -> type:
-    """The registered class ``name`` (ValueError listing the names otherwise)."""
+    """The registered class ``name`` (ValueError listing the names otherwise).
+
+    Examples
+    --------
+    >>> from varlab.mc import model_class
+    >>> cls = model_class("nrff")
+    >>> cls.parameters, cls.prefix
+    (('rho', 'gamma'), True)
+    """
     if name not in _REGISTRY.load():
         raise ValueError(f"model must be one of {available_models()} or a Model instance, "
                          f"got {name!r}")
@@ -164,7 +204,14 @@ def model_class(name: str) -> type:
 
 
 def get_model(model, **options) -> Model:
-    """A Model instance from a registered name (built with ``options``) or an instance."""
+    """A Model instance from a registered name (built with ``options``) or an instance.
+
+    Examples
+    --------
+    >>> from varlab.mc import get_model
+    >>> get_model("gcws_rbf_hashed", data_dimension=20).data_dimension
+    20
+    """
     if isinstance(model, Model):
         if options:
             raise TypeError(f"model options {sorted(options)} can only be given with a model name; "

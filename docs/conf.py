@@ -1,0 +1,103 @@
+"""Sphinx configuration of varlab's documentation (``make docs``: offline, warnings are errors).
+
+The per-paper pages (papers/NNN.md) are generated here from the committed reports and the figure
+registry, so they are never edited by hand."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import varlab  # noqa: E402
+
+project = "varlab"
+release = version = varlab.__version__
+copyright = "2026, the varlab authors (BSD-3-Clause)"
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode"]
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
+exclude_patterns = ["_build"]
+myst_heading_anchors = 3
+autodoc_member_order = "bysource"
+autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_typehints = "signature"
+napoleon_numpy_docstring = True
+napoleon_google_docstring = False
+napoleon_use_ivar = True
+html_theme = "alabaster"
+html_title = f"varlab {version}"
+
+
+def _paper_pages() -> None:
+    """papers/NNN.md for every committed report: its figures (from the registry, with their
+    captions and budgets) and the report itself (included, so the page is always current)."""
+    from varlab import claims, plotting
+
+    folder = Path(__file__).parent / "papers"
+    folder.mkdir(exist_ok=True)
+    index = ROOT / "figures" / "index.json"
+    built = json.loads(index.read_text()) if index.exists() else {}
+    for report in sorted((ROOT / "paper_checks" / "reports").glob("*/report.md")):
+        paper = report.parent.name
+        lines = [f"# Paper {paper}", "", claims.paper_title(paper), "",
+                 f"Regenerate with `varlab check --paper {paper}` (the report) and `varlab figures --only ID` "
+                 f"(a figure). The report's records are also in `paper_checks/reports/{paper}/report.json`.", ""]
+        for recipe in plotting.figures(paper):
+            if recipe.id not in built or not (ROOT / "figures" / f"{recipe.id}.png").exists():
+                continue
+            budget = claims.budget(built[recipe.id]["budget"]) if recipe.simulates else None
+            lines += [f"## Figure `{recipe.id}`", "", f"![{recipe.id}](../../figures/{recipe.id}.png)", "",
+                      recipe.caption, "", f"*Regenerates*: {recipe.source}. *Per point*: {recipe.per_point(budget)}.",
+                      ""]
+        lines += ["## The report", "", f"```{{include}} ../../paper_checks/reports/{paper}/report.md",
+                  ":heading-offset: 2", "```", ""]
+        page = folder / f"{paper}.md"
+        text = "\n".join(lines)
+        if not page.exists() or page.read_text() != text:
+            page.write_text(text)
+
+
+
+_INLINE_LITERAL = re.compile(r"(``.*?``)")
+
+
+def _escape_plain_text(app, what, name, obj, options, lines):
+    """varlab's docstrings write formulas as plain text: |x| is an absolute value, not a reST
+    substitution, and a fitted attribute such as n_features_in_ is not a link target. Escape
+    both outside inline literals, doctests and literal blocks (the source stays readable)."""
+    literal_indent = None
+    in_doctest = False
+    for index, line in enumerate(lines):
+        stripped = line.lstrip()
+        indent = len(line) - len(stripped)
+        if not stripped:
+            in_doctest = False
+            continue
+        if literal_indent is not None:
+            if indent > literal_indent:
+                continue
+            literal_indent = None
+        if stripped.startswith(">>>") or in_doctest:
+            in_doctest = True
+            continue
+        parts = _INLINE_LITERAL.split(line)
+        for j in range(0, len(parts), 2):
+            parts[j] = re.sub(r"(\w)_(?=[\s,.;:)]|$)", r"\1\\_", parts[j].replace("|", r"\|"))
+        lines[index] = "".join(parts)
+        if line.rstrip().endswith("::"):
+            literal_indent = indent
+
+
+def _skip_foreign(app, what, name, obj, skip, options):
+    """Members a varlab class inherits from another library (matplotlib's Figure.set, ...)."""
+    module = getattr(obj, "__module__", None) or ""
+    return True if module and not module.startswith(("varlab", "paper_checks")) else None
+
+
+def setup(app):
+    app.connect("builder-inited", lambda app: _paper_pages())
+    app.connect("autodoc-process-docstring", _escape_plain_text)
+    app.connect("autodoc-skip-member", _skip_foreign)

@@ -1,0 +1,340 @@
+"""Kernels beyond the Gaussian and the variance of paired and random-phase random Fourier features.
+
+Kernels (distance r in units of the lengthscale; ``varlab.spectral.stationary`` holds their
+spectral measures): the exponential / Matern-1/2 exp(-r), which is also the Laplacian
+exp(-gamma ||z||_1) with r = gamma ||z||_1; Matern 3/2 (1 + a) e^{-a}, a = sqrt(3) r; Matern 5/2
+(1 + a + a^2/3) e^{-a}, a = sqrt(5) r (Rasmussen and Williams 2006, Eq. 4.17); and the Cauchy
+kernel 1 / (1 + r^2).
+
+Two unbiased estimators of k(z) from a frequency w of the spectral measure (Sutherland and
+Schneider 2015, "On the error of random Fourier features", Sec. 2):
+
+* paired: [cos <w, x>, sin <w, x>] . [cos <w, y>, sin <w, y>] = cos <w, z>, whose variance is
+  E cos^2 - k^2 = (1 + k(2z)) / 2 - k(z)^2 (cos^2 t = (1 + cos 2t) / 2);
+* random phase: 2 cos(<w, x> + b) cos(<w, y> + b) = cos <w, z> + cos(<w, x + y> + 2b), variance
+  (1 + k(2z)) / 2 - k(z)^2 + 1/2: exactly 1/2 more, for every kernel.
+
+At an equal output width D the paired map averages D/2 frequencies and the random-phase map D,
+so the variances are (1 + k(2z) - 2 k(z)^2) / D and (1 + k(2z)/2 - k(z)^2) / D (Sutherland and
+Schneider's two expressions); :func:`equal_width_ratio` is their ratio 4V / (2V + 1), below 1
+exactly where k(2z) < 2 k(z)^2. That holds for the Gaussian, exponential and Matern kernels at
+every z, but the Cauchy kernel has k(2z) = k/(4 - 3k) and random phase wins once k(z) < (4 -
+sqrt(10)) / 6 = 0.1396, i.e. r > 2.4824 (varlab's observation, checked with sympy in tests/test_stationary.py).
+
+The closed forms per kernel are varlab's (from the two general expressions), written without
+cancellation through the regularised incomplete gamma function P(s, x) = ``scipy.special.gammainc``:
+
+* exponential (and Laplacian): V = (1 - e^{-2r}) / 2 = P(1, 2r) / 2;
+* Matern 3/2: V = P(3, 2a) / 2; Matern 5/2: V = (P(4, 2a) - e^{-2a} (2a)^4 / 72) / 2;
+* Cauchy: V = u^2 (5 + 2u) / ((1 + 4u) (1 + u)^2), u = r^2.
+
+Orthogonal frequencies (rows of S Q with norms from the radial law; 004 "Theorem 5", varlab's
+derivation in ``orthogonal``): two rows of a block have covariance C = E Omega_d(sqrt(R1^2 + R2^2)
+r) - k(r)^2. :func:`radial_pair_covariance` computes C for the exponential, Matern and Cauchy
+kernels (Gaussian scale mixtures w = sqrt(A) g, g ~ N(0, I)): R_i^2 = A_i T^2 B_i with T ~ chi_{2d},
+(B, 1 - B) ~ Beta(d/2, d/2), so (varlab) C = E_{A1, A2, B}[c(r^2 Q / 2) + e^{-r^2 (A1 + A2)/2} 2
+sinh^2(r^2 (A1 - A2)(B - 1/2) / 2)] with Q = A1 B + A2 (1 - B) and c(x) = 1F1(d; d/2; -x) - e^{-2x}
+(the Gaussian covariance, ``orthogonal._confluent``), by Gauss quadrature exact for the laws'
+weights (generalised Gauss-Laguerre in 1/A for the Matern inverse-gamma A, Gauss-Laguerre for the
+Cauchy kernel's exponential A, Gauss-Jacobi for B). :func:`radial_pair_covariance_mp` is an
+independent mpmath reference (the double integral over R1, R2 of Omega_d).
+
+>>> round(exponential_paired_variance(distance=1.0), 12)
+0.432332358382
+>>> round(cauchy_paired_variance(distance=3.0), 6) > 0.5        # random phase wins here
+True
+"""
+from __future__ import annotations
+
+import math
+
+import mpmath
+import numpy as np
+import scipy.special as sc
+import sympy
+
+from ._blocks import pairs
+from .formula import Formula
+from .orthogonal import _confluent
+from .parameters import parameter
+
+__all__ = ["exponential_kernel", "matern32_kernel", "matern52_kernel", "cauchy_kernel",
+           "exponential_paired_variance", "exponential_phase_variance", "matern32_paired_variance",
+           "matern32_phase_variance", "matern52_paired_variance", "matern52_phase_variance",
+           "cauchy_paired_variance", "cauchy_phase_variance", "paired_variance_of", "phase_variance_of",
+           "equal_width_ratio", "kernel_value", "paired_variance", "radial_pair_covariance",
+           "radial_pair_covariance_mp", "orf_variance", "RADIAL_KERNELS", "KERNELS"]
+
+_R = parameter("distance").symbol
+_SOURCE_SS = "Sutherland and Schneider 2015, 'On the error of random Fourier features', Sec. 2"
+#: beyond this exponent e^{-x} x^n is 0 in float64 for the powers used here
+_UNDERFLOW = 800.0
+
+
+def paired_variance_of(k, k2):
+    """(1 + k(2z)) / 2 - k(z)^2: Var cos <w, z> for any shift-invariant kernel (Sutherland and
+    Schneider 2015, Sec. 2), from the kernel values k = k(z) and k2 = k(2z). Works on numbers,
+    arrays and sympy expressions."""
+    return (1 + k2) / 2 - k * k
+
+
+def phase_variance_of(k, k2):
+    """1 + k(2z)/2 - k(z)^2: Var of one random-phase sample 2 cos(<w, x> + b) cos(<w, y> + b)
+    (Sutherland and Schneider 2015, Sec. 2); always ``paired_variance_of(k, k2) + 1/2``."""
+    return 1 + k2 / 2 - k * k
+
+
+def equal_width_ratio(paired):
+    """Var(paired) / Var(random phase) at an equal output width, 4V / (2V + 1), from the paired
+    single-frequency variance V (varlab). Below 1 exactly where V < 1/2, i.e. k(2z) < 2 k(z)^2.
+
+    >>> equal_width_ratio(0.25)
+    0.6666666666666666
+    """
+    paired = np.asarray(paired, dtype=np.float64)
+    if np.any(~(paired >= 0)):
+        raise ValueError(f"paired must hold variances >= 0, got {paired!r}")
+    ratio = 4.0 * paired / (2.0 * paired + 1.0)
+    return float(ratio) if ratio.ndim == 0 else ratio
+
+
+# -- kernels --------------------------------------------------------------------------------------
+def _exponential(distance):
+    return np.exp(-distance)
+
+
+def _matern32(distance):
+    a = math.sqrt(3.0) * distance
+    small = np.minimum(a, _UNDERFLOW)
+    return np.where(a < _UNDERFLOW, (1.0 + small) * np.exp(-small), 0.0)
+
+
+def _matern52(distance):
+    a = math.sqrt(5.0) * distance
+    small = np.minimum(a, _UNDERFLOW)
+    return np.where(a < _UNDERFLOW, (1.0 + small * (1.0 + small / 3.0)) * np.exp(-small), 0.0)
+
+
+def _cauchy(distance):
+    with np.errstate(over="ignore"):
+        return 1.0 / (1.0 + np.square(distance))
+
+
+_A3, _A5 = sympy.sqrt(3) * _R, sympy.sqrt(5) * _R
+_KERNEL_EXPRS = {
+    "exponential": sympy.exp(-_R),
+    "matern32": (1 + _A3) * sympy.exp(-_A3),
+    "matern52": (1 + _A5 + _A5 ** 2 / 3) * sympy.exp(-_A5),
+    "cauchy": 1 / (1 + _R ** 2),
+}
+_KERNEL_WORDS = {
+    "exponential": "exponential / Matern-1/2 exp(-r) (the Laplacian exp(-gamma ||z||_1) with r = gamma ||z||_1)",
+    "matern32": "Matern 3/2 (1 + sqrt3 r) exp(-sqrt3 r)",
+    "matern52": "Matern 5/2 (1 + sqrt5 r + 5 r^2/3) exp(-sqrt5 r)",
+    "cauchy": "Cauchy kernel 1/(1 + r^2)",
+}
+_KERNEL_SOURCES = {
+    "exponential": "Rasmussen and Williams 2006, Eq. (4.14) with nu = 1/2",
+    "matern32": "Rasmussen and Williams 2006, Eq. (4.17), nu = 3/2",
+    "matern52": "Rasmussen and Williams 2006, Eq. (4.17), nu = 5/2",
+    "cauchy": "the Cauchy kernel (Rasmussen and Williams 2006, rational quadratic with alpha = 1)",
+}
+
+
+# -- paired variances, without cancellation ----------------------------------------------------------
+def _paired_exponential(distance):
+    return -0.5 * np.expm1(-2.0 * distance)
+
+
+def _paired_matern32(distance):
+    return 0.5 * sc.gammainc(3.0, 2.0 * math.sqrt(3.0) * distance)
+
+
+def _paired_matern52(distance):
+    x = 2.0 * math.sqrt(5.0) * distance
+    small = np.minimum(x, _UNDERFLOW)
+    tail = np.where(x < _UNDERFLOW, np.exp(-small) * np.square(np.square(small)) / 72.0, 0.0)
+    return 0.5 * (sc.gammainc(4.0, x) - tail)
+
+
+def _paired_cauchy(distance):
+    with np.errstate(over="ignore", under="ignore"):
+        u = np.square(distance)
+        v = 1.0 / np.where(u > 1.0, u, 1.0)
+        w = np.minimum(u, 1.0)
+        near = w * w * (5.0 + 2.0 * w) / ((1.0 + 4.0 * w) * np.square(1.0 + w))
+        far = (5.0 * v + 2.0) / ((v + 4.0) * np.square(v + 1.0))
+    return np.where(u > 1.0, far, near)
+
+
+_KERNELS_NUMERIC = {"exponential": _exponential, "matern32": _matern32, "matern52": _matern52,
+                    "cauchy": _cauchy}
+_PAIRED_NUMERIC = {"exponential": _paired_exponential, "matern32": _paired_matern32,
+                   "matern52": _paired_matern52, "cauchy": _paired_cauchy}
+_PAIRED_FORMS = {"exponential": "P(1, 2r)/2 = (1 - e^{-2r})/2", "matern32": "P(3, 2 sqrt3 r)/2",
+                 "matern52": "(P(4, x) - e^{-x} x^4/72)/2, x = 2 sqrt5 r",
+                 "cauchy": "u^2 (5 + 2u)/((1 + 4u)(1 + u)^2), u = r^2"}
+
+#: the kernels of this module, by name
+KERNELS = tuple(_KERNEL_EXPRS)
+_KERNEL_FORMULAS, _PAIRED_FORMULAS, _PHASE_FORMULAS = {}, {}, {}
+for _name, _expr in _KERNEL_EXPRS.items():
+    _double = _expr.subs(_R, 2 * _R)
+    _KERNEL_FORMULAS[_name] = Formula(
+        name=f"stationary.{_name}_kernel", parameters=("distance",), expr=_expr,
+        numeric=_KERNELS_NUMERIC[_name], source=_KERNEL_SOURCES[_name],
+        description=f"the {_KERNEL_WORDS[_name]}, r = |z| / lengthscale")
+    _PAIRED_FORMULAS[_name] = Formula(
+        name=f"stationary.{_name}_paired_variance", parameters=("distance",),
+        expr=paired_variance_of(_expr, _double), numeric=_PAIRED_NUMERIC[_name],
+        source=f"varlab, from {_SOURCE_SS}: (1 + k(2z))/2 - k(z)^2 = {_PAIRED_FORMS[_name]}",
+        description=f"Var cos<w, z> of one paired cos/sin frequency, {_KERNEL_WORDS[_name]}",
+        derived_by_varlab=True)
+    _PHASE_FORMULAS[_name] = Formula(
+        name=f"stationary.{_name}_phase_variance", parameters=("distance",),
+        expr=phase_variance_of(_expr, _double),
+        numeric=lambda distance, _paired=_PAIRED_NUMERIC[_name]: _paired(distance) + 0.5,
+        source=f"varlab, from {_SOURCE_SS}: 1 + k(2z)/2 - k(z)^2 = the paired variance + 1/2",
+        description=f"Var of one random-phase sample 2 cos(<w,x>+b) cos(<w,y>+b), {_KERNEL_WORDS[_name]}",
+        derived_by_varlab=True)
+
+exponential_kernel, matern32_kernel, matern52_kernel, cauchy_kernel = _KERNEL_FORMULAS.values()
+(exponential_paired_variance, matern32_paired_variance, matern52_paired_variance,
+ cauchy_paired_variance) = _PAIRED_FORMULAS.values()
+(exponential_phase_variance, matern32_phase_variance, matern52_phase_variance,
+ cauchy_phase_variance) = _PHASE_FORMULAS.values()
+
+
+def _kernel_name(kernel: str) -> str:
+    allowed = ("gaussian",) + KERNELS
+    if not isinstance(kernel, str) or kernel not in allowed + ("laplacian",):
+        raise ValueError(f"kernel must be one of {list(allowed + ('laplacian',))}, got {kernel!r}")
+    return "exponential" if kernel == "laplacian" else kernel
+
+
+def kernel_value(kernel: str, distance):
+    """k(r) of ``kernel`` ("gaussian": exp(-r^2/2); the Laplacian is the exponential in
+    r = gamma ||z||_1)."""
+    kernel = _kernel_name(kernel)
+    if kernel == "gaussian":
+        r = parameter("distance").validate(distance)
+        with np.errstate(over="ignore"):
+            return np.exp(-0.5 * np.square(r))
+    return _KERNEL_FORMULAS[kernel](distance=distance)
+
+
+def paired_variance(kernel: str, distance):
+    """Var cos <w, z> of one i.i.d. paired frequency for ``kernel`` (the Gaussian's is
+    ``orthogonal.iid_variance``)."""
+    kernel = _kernel_name(kernel)
+    if kernel == "gaussian":
+        from .orthogonal import iid_variance
+        return iid_variance(distance=distance)
+    return _PAIRED_FORMULAS[kernel](distance=distance)
+
+
+# -- orthogonal frequencies: the pair covariance of a radial kernel --------------------------------
+#: the radial kernels (Gaussian scale mixtures) whose ORF pair covariance is computed here
+RADIAL_KERNELS = ("gaussian", "exponential", "matern32", "matern52", "cauchy")
+_MATERN_NU = {"exponential": 0.5, "matern32": 1.5, "matern52": 2.5}
+
+
+def _mixing_nodes(kernel: str, n: int):
+    """(A, weights) of a quadrature rule for the law of A, the variance of w given its mixing
+    (w = sqrt(A) g): Matern nu: A = nu / G, G ~ Gamma(nu), by the exp-sinh rule G =
+    exp(pi/2 sinh t) (trapezoid in t: exponentially convergent despite the algebraic end
+    behaviour G^{d/2} of the integrand); Cauchy: A = 2 tau, tau ~ Exp(1), by Gauss-Laguerre (the
+    integrand is smooth in tau); Gaussian: A = 1."""
+    if kernel == "gaussian":
+        return np.ones(1), np.ones(1)
+    if kernel == "cauchy":
+        x, w = sc.roots_laguerre(n)
+        return 2.0 * x, w / w.sum()
+    nu = _MATERN_NU[kernel]
+    t = np.linspace(-_EXP_SINH_RANGE, _EXP_SINH_RANGE, n)
+    g = np.exp(0.5 * math.pi * np.sinh(t))
+    w = np.exp((nu - 1.0) * np.log(g) - g - sc.gammaln(nu)) * g * 0.5 * math.pi * np.cosh(t) * (t[1] - t[0])
+    return nu / g, w / w.sum()
+
+
+#: the exp-sinh rule's range in t: G from exp(-pi/2 sinh 3.6) = 1e-8 to e^{28} (weights below 1e-15)
+_EXP_SINH_RANGE = 3.6
+
+
+def radial_pair_covariance(kernel: str, dimension: int, distance, nodes: int = 96):
+    """C = Cov(cos<w_i, z>, cos<w_j, z>) for two rows of one orthogonal block (ORF, rows of S Q,
+    norms from the radial law) of ``kernel`` in R^``dimension``, at r = ``distance`` (lengthscale
+    1): varlab's three-dimensional Gauss quadrature (module docstring). The Gaussian gives
+    ``orthogonal.pair_covariance``. Convergence (96 against 200 nodes per mixing
+    variable, r <= 3, d <= 64): about 3e-8 absolute for the exponential kernel, 1e-12 for Matern
+    3/2, 5/2 and the Cauchy kernel; checked against :func:`radial_pair_covariance_mp` and the
+    engine in tests/test_stationary.py.
+
+    >>> round(float(radial_pair_covariance("exponential", 4, 1.0)), 6) < 0   # orthogonality helps
+    True
+    """
+    kernel = _kernel_name(kernel)
+    if kernel not in RADIAL_KERNELS:
+        raise ValueError(f"kernel must be one of {list(RADIAL_KERNELS)}, got {kernel!r}")
+    d = int(parameter("dimension").validate(dimension))
+    r = np.asarray(parameter("distance").validate(distance), dtype=np.float64)
+    beta = 0.5 * d
+    x, wb = sc.roots_jacobi(max(2, min(nodes, 64)), beta - 1.0, beta - 1.0)
+    b, wb = 0.5 * (1.0 + x), wb / wb.sum()
+    a, wa = _mixing_nodes(kernel, nodes)
+    a1, a2, bb = a[:, None, None], a[None, :, None], b[None, None, :]
+    weights = wa[:, None, None] * wa[None, :, None] * wb[None, None, :]
+    q = a1 * bb + a2 * (1.0 - bb)
+    out = np.empty(r.shape)
+    for index, value in np.ndenumerate(r):          # a few distances; each a vectorised cube
+        s = value * value
+        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+            c = _confluent(d, 0.5 * s * q)[1]
+            t = np.abs(s * (a1 - a2) * (bb - 0.5))
+            spread = 0.5 * np.exp(-0.5 * s * (a1 + a2) + t) * np.square(np.expm1(-t))
+        out[index] = np.sum(weights * (c + np.nan_to_num(spread)))
+    return float(out) if out.ndim == 0 else out
+
+
+def radial_pair_covariance_mp(kernel: str, dimension: int, distance: float, dps: int = 15):
+    """mpmath reference for :func:`radial_pair_covariance`: E_{A1, A2, B} 1F1(d; d/2; -r^2 Q/2) -
+    k(r)^2 by mpmath's tanh-sinh quadrature over the mixing laws' densities and B's Beta(d/2, d/2)
+    density (the same representation, integrated adaptively at ``dps`` digits, with the 1F1 and the
+    kernel from mpmath). Slow: tens of seconds per point."""
+    kernel = _kernel_name(kernel)
+    d = int(dimension)
+    with mpmath.workdps(dps + 10):
+        r2 = mpmath.mpf(distance) ** 2
+        beta = mpmath.mpf(d) / 2
+
+        def inner(a1, a2):
+            def over_b(b):
+                q = a1 * b + a2 * (1 - b)
+                return (b * (1 - b)) ** (beta - 1) * mpmath.hyp1f1(d, beta, -r2 * q / 2)
+            return mpmath.quad(over_b, [0, mpmath.mpf(1) / 2, 1]) / mpmath.beta(beta, beta)
+
+        if kernel == "gaussian":
+            value = inner(1, 1) - mpmath.exp(-r2)
+        elif kernel == "cauchy":
+            density = lambda t: mpmath.exp(-t)                                  # noqa: E731
+            value = mpmath.quad(lambda t1, t2: density(t1) * density(t2) * inner(2 * t1, 2 * t2),
+                                [0, 1, mpmath.inf], [0, 1, mpmath.inf]) - 1 / (1 + r2) ** 2
+        else:
+            nu = mpmath.mpf(_MATERN_NU[kernel])
+            density = lambda g: g ** (nu - 1) * mpmath.exp(-g) / mpmath.gamma(nu)    # noqa: E731
+            kr = {"exponential": lambda s: mpmath.exp(-s),
+                  "matern32": lambda s: (1 + mpmath.sqrt(3) * s) * mpmath.exp(-mpmath.sqrt(3) * s),
+                  "matern52": lambda s: (1 + mpmath.sqrt(5) * s + 5 * s * s / 3) * mpmath.exp(-mpmath.sqrt(5) * s)}
+            value = mpmath.quad(lambda g1, g2: density(g1) * density(g2) * inner(nu / g1, nu / g2),
+                                [0, 1, mpmath.inf], [0, 1, mpmath.inf]) - kr[kernel](mpmath.sqrt(r2)) ** 2
+        return +value
+
+
+def orf_variance(kernel: str, dimension: int, distance, k):
+    """Var of the ORF estimator (1/k) sum_i cos<w_i, z> with k block-orthogonal rows (blocks of d,
+    last partial) of a radial ``kernel``: V_1 / k + P(k, d) / k^2 C (varlab; as
+    ``orthogonal.orf_variance`` for the Gaussian), V_1 the paired variance."""
+    kk = np.asarray(parameter("k").validate(k), dtype=np.float64)
+    d = int(parameter("dimension").validate(dimension))
+    covariance = radial_pair_covariance(kernel, d, distance)
+    return (paired_variance(kernel, distance) + pairs(kk, d) / kk * covariance) / kk
