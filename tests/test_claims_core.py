@@ -281,7 +281,6 @@ STALE_FULL_REPORTS = {
                                                 "--out simulations/full/reports",
     "simulations/p002/report.json": "simulations/p002_full.py",
     "simulations/p003/report.json": "simulations/p003_full.py",
-    "simulations/p004/report.json": "simulations/p004_full.py",
 }
 ROOT = REPORTS.parents[1]
 
