@@ -67,7 +67,22 @@ def _theory(figure_id, ax, line):
         return _variance_ratio_line(ax.get_title(), label)
     if figure_id == "004_fig2":
         return _fig2_theory_line(ax, line)
+    if figure_id == "beyond_orf_ratio":
+        return _orf_ratio_line(ax.get_title(), label)
     return None
+
+
+def _orf_ratio_line(title, label):
+    """beyond's Var(ORF)/Var(iid) lines: stationary.orf_variance with k = d over the i.i.d. V/k."""
+    from varlab.theory import stationary
+
+    match = re.fullmatch(r"d = (\d+)", label)
+    if match is None:
+        return None
+    d = int(match.group(1))
+    kernel = {"Gaussian": "gaussian", "exponential (Matern 1/2)": "exponential", "Matern 3/2": "matern32",
+              "Matern 5/2": "matern52", "Cauchy": "cauchy"}[title]
+    return lambda r: stationary.orf_variance(kernel, d, r, d) / (stationary.paired_variance(kernel, r) / d)
 
 
 def _fig1_mass(kernel, part):
@@ -142,9 +157,11 @@ EXPECTED_THEORY_LINES = {"000_fig1": 6, "000_fig2": 18, "000_fig3": 3, "000_fig4
                          "002_fig1": 9, "002_fig2": 0, "002_table1": 0,
                          "003_fig1": 0, "003_fig2": 0, "003_fig3": 0, "003_table1": 0, "003_mm_variance": 15,
                          "004_fig_variance": 24,   # GRFF's and mutual GORF's ratios: one line for both s
-                         "004_table2": 0, "004_table34": 0, "004_fig2": 14}
+                         "004_table2": 0, "004_table34": 0, "004_fig2": 14,
+                         "beyond_orf_ratio": 15}     # five kernels x three d
 #: papers 002-004 build at the test budget, whose simulations and experiments the claims have run
-BUDGETS = {"002": claims.budget("test"), "003": claims.budget("test"), "004": claims.budget("test")}
+BUDGETS = {"002": claims.budget("test"), "003": claims.budget("test"), "004": claims.budget("test"),
+           "beyond": claims.budget("test")}
 
 
 def test_every_registered_figure_has_a_theory_check():
