@@ -17,8 +17,8 @@ from varlab.theory import moment_matching as mm
 from varlab.theory import polynomial, signed
 
 BUDGET = Budget("figure-test", 200)
-#: the figure built from claim 002.table1's experiment (slow there too): `make test-slow`
-SLOW = {"002_table1"}
+#: the figure built from claim 002.table1's experiment (slow there too) and the ORF quadrature figure: `make test-slow`
+SLOW = {"002_table1", "beyond_orf_ratio"}   # beyond: 36 s of quadrature, built and checked twice
 FIGURES = plotting.figures()
 
 
