@@ -168,14 +168,19 @@ def test_ordering_declaration_three_outcomes():
 
 
 def test_rate_declaration():
-    def rate(claim_id, slope):
-        return Rate(id=claim_id, source="unit", quote="Var ~ 1/k", statement="s", model="rff",
-                    statistic="variance", slope=slope, tolerance=0.05, k=(1, 4, 16, 64),
-                    grid=dict(rho=0.5, gamma=1.0))
+    def rate(claim_id, slope, model="mm_moment_matching"):
+        return Rate(id=claim_id, source="unit", quote="Var ~ 1/m", statement="s", model=model,
+                    statistic="variance", slope=slope, tolerance=0.1, k=(256, 512, 1024, 2048),
+                    grid=dict(dimension=1, scaled_distance=0.5))
 
-    budget = Budget("unit", 20_000)
+    budget = Budget("unit", 5_000)
     assert rate("unit.rate.right", -1.0).run(budget).outcome == CONFIRMED
     assert rate("unit.rate.wrong", -0.5).run(budget).outcome == CONTRADICTED
+    prefix = Rate(id="unit.rate.prefix", source="unit", quote="q", statement="s", model="rff",
+                  statistic="variance", slope=-1.0, tolerance=0.1, k=(1, 4),
+                  grid=dict(rho=0.5, gamma=1.0))
+    with pytest.raises(ValueError, match="independent draws"):     # prefix models share draws
+        prefix.run(budget)
 
 
 def test_identity_and_paired_declarations():
@@ -275,10 +280,6 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
 #: full-budget reports written before the three outcomes, each with the script that regenerates
 #: it (resumably: finished verdicts stay in its store); drop an entry when its report is rewritten
 STALE_FULL_REPORTS = {
-    "simulations/full/reports/000/report.json": "varlab check --paper 000 001 --budget full "
-                                                "--out simulations/full/reports",
-    "simulations/full/reports/001/report.json": "varlab check --paper 000 001 --budget full "
-                                                "--out simulations/full/reports",
     "simulations/p002/report.json": "simulations/p002_full.py",
     "simulations/p003/report.json": "simulations/p003_full.py",
 }

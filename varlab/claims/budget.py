@@ -10,7 +10,8 @@ __all__ = ["Budget", "BUDGETS", "budget"]
 class Budget:
     """How much simulation a check or figure may spend.
 
-    ``store``: a directory in which long work (claims, real-data units, experiment pieces) keeps
+    ``n_jobs``: worker processes (None: ``varlab.mc.configure``'s); ``store``: a directory in
+    which long work (claims, real-data units, experiment pieces) keeps
     what it finished (``varlab.claims.Store``), so that a killed run resumes; None keeps nothing.
 
     >>> BUDGETS["quick"].part(4).n_repetitions
@@ -20,12 +21,14 @@ class Budget:
     name: str
     n_repetitions: int
     random_state: int = 20161122
-    n_jobs: int = 1
+    n_jobs: int | None = None
     store: str | None = None
 
     def scaled(self, factor: int) -> "Budget":
-        """The same budget with ``factor`` times the repetitions."""
-        return replace(self, n_repetitions=self.n_repetitions * int(factor))
+        """The budget with ``factor`` times the repetitions, named "<name>x<factor>" (so that its
+        stored verdicts and cached simulations are kept apart)."""
+        return replace(self, name=f"{self.name}x{int(factor)}",
+                       n_repetitions=self.n_repetitions * int(factor))
 
     def part(self, divisor: int, minimum: int = 50) -> "Budget":
         """A part of the budget: n_repetitions // divisor (at least ``minimum``), named

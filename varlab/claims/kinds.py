@@ -33,6 +33,7 @@ from ..testing.agreement import theory_values
 from ..theory.formula import Formula
 from ..testing.grid import broadcast_shape, product_grid
 from ..testing.simulation import STATISTICS
+from .. import mc
 from .budget import budget as as_budget
 from .registry import register
 from .run import ClaimRun, simulate_for
@@ -175,6 +176,15 @@ def _read(sources, budget, statistic: str, selected_k, *functions):
             [np.concatenate(collected) for collected in values])
 
 
+def _positive(unit, claim) -> np.ndarray:
+    """A scale's values, which must be finite and positive (they divide the estimates and their
+    standard errors)."""
+    unit = np.asarray(unit, dtype=float)
+    if not np.all(np.isfinite(unit) & (unit > 0)):
+        raise ValueError(f"claim {claim.id}: its scale must be finite and positive at every point")
+    return unit
+
+
 def _is_source(side) -> bool:
     return isinstance(side, (str, Simulation, Difference, tuple, list))
 
@@ -301,7 +311,7 @@ class Agreement(_OverGrid):
         functions = (self.theory,) + (() if self.scale is None else (self.scale,))
         estimate, error, rows, values = _read(sources, run.budget, self.statistic,
                                               self.k if shared else (), *functions)
-        theory, unit = values[0], (values[1] if self.scale is not None else 1.0)
+        theory, unit = values[0], (_positive(values[1], self) if self.scale is not None else 1.0)
         models = ", ".join(dict.fromkeys(source.result(run.budget).model for source in sources))
         quantity = f"{self.statistic} of {models}" + (
             "" if self.scale is None else f", in units of {_name(self.scale)}")
@@ -357,7 +367,7 @@ class Ordering(_OverGrid):
                              f"({len(rows_a)} and {len(rows_b)} points)")
         rows = [{**row_a, **{f"{key} (B)": value for key, value in row_b.items()
                              if row_a.get(key) != value}} for row_a, row_b in zip(rows_a, rows_b)]
-        unit = scale[0] if scale else 1.0
+        unit = _positive(scale[0], self) if scale else 1.0
         quantity = self.statistic + ("" if self.scale is None else
                                      f", in units of {_name(self.scale)}")
         return run.ordering(lower=a / unit, upper=b / unit,
@@ -370,7 +380,9 @@ class Ordering(_OverGrid):
 class Rate(_OverGrid):
     """``statistic`` of ``model`` falls (or grows) as k^``slope`` over the k grid: at each point,
     the weighted least-squares slope of log(statistic) on log(k) (weights from the standard
-    errors, delta method) equals ``slope`` within ``tolerance`` (absolute, in slope units)."""
+    errors, delta method) equals ``slope`` within ``tolerance`` (absolute, in slope units). The
+    model must draw afresh for every k (``prefix = False``): the slope's standard error assumes
+    independent errors across k."""
 
     model: object
     slope: float
@@ -380,6 +392,12 @@ class Rate(_OverGrid):
         (source,) = _sources(self, self.model, f"rate:{self.statistic}", self.k, self.grid,
                              self.product, self.share)
         result = source.result(run.budget)
+        if getattr(mc.model_class(result.model), "prefix", True):
+            raise ValueError(f"claim {self.id}: a Rate needs independent draws at each k (a model "
+                             f"with prefix = False); {result.model}'s k share their draws, so "
+                             f"its errors across k are correlated")
+        if result.k.size < 2:
+            raise ValueError(f"claim {self.id}: a Rate needs at least two k values")
         value = np.abs(getattr(result, self.statistic))
         log_se = getattr(result, STATISTICS[self.statistic]) / value
         x = np.log(result.k.astype(float))
@@ -439,7 +457,9 @@ class Paired(Claim):
             difference = b - a
             lower.append(a.mean())
             upper.append(b.mean())
-            errors.append(difference.std(ddof=1) / np.sqrt(difference.size))
+            spread = difference.std(ddof=1)
+            # no spread over a few trials is no evidence of none (ties): an unknown error
+            errors.append(spread / np.sqrt(difference.size) if spread > 0 else np.inf)
             dof.append(difference.size - 1)
             parameters.append({"cell": label, "trials": difference.size})
         return run.ordering(lower=lower, upper=upper, standard_error=errors,

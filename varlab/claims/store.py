@@ -62,12 +62,13 @@ class Store:
     def put(self, key: str, record: dict) -> dict:
         """Store ``record`` (a JSON-able dict) under ``key``; returns it with its key."""
         record = dict(record, key=key)
-        self.records[key] = record
+        line = json.dumps(record, sort_keys=True) + "\n"     # not JSON-able: raise before storing
         if self.path is not None:
             with open(self.path, "a") as handle:
-                handle.write(json.dumps(record, sort_keys=True) + "\n")
+                handle.write(line)
                 handle.flush()
                 os.fsync(handle.fileno())
+        self.records[key] = record
         return record
 
     def remember(self, key: str, compute) -> dict:

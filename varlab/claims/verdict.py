@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
-from ..testing.outcomes import OUTCOMES
+from ..testing.outcomes import CONFIRMED, OUTCOMES
 
 __all__ = ["Verdict"]
 
@@ -51,6 +51,9 @@ class Verdict:
             raise ValueError(f"outcome must be one of {OUTCOMES}, got {self.outcome!r}")
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+        if self.outcome == CONFIRMED and not self.resolution <= self.tolerance:
+            raise ValueError(f"claim {self.id}: confirmed needs a resolution ({self.resolution!r}) "
+                             f"no coarser than the tolerance ({self.tolerance!r})")
 
     @property
     def paper(self) -> str:

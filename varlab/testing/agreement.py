@@ -13,7 +13,8 @@ The theory is a ``varlab.theory`` Formula or a callable:
 The rule (``varlab.testing.outcomes``): with the departure d = estimate - theory (relative: divided
 by |theory|) and its standard error s at each (point, k), and the threshold t,
 
-* confirmed: |d| <= t s at every (point, k), and the resolution t max(s) <= tolerance;
+* confirmed: at every (point, k) the departure is not significant (|d| <= t s) or is shown
+  within the tolerance (|d| + t s <= tolerance), and the resolution t max(s) <= tolerance;
 * contradicted: somewhere |d| - tolerance > t s (a departure significantly beyond the tolerance);
 * inconclusive otherwise, with the repetitions that would bring the resolution to the tolerance
   and decide the departures that are significant but not yet beyond it.

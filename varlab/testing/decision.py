@@ -55,6 +55,22 @@ def _arrays(*values):
     return np.broadcast_arrays(*arrays)
 
 
+def _validated(tolerance: float, name: str, values, error, threshold) -> None:
+    """ValueError for a tolerance that is not a positive number, an empty grid, a value that is
+    not a number, or a negative standard error (an infinite one is allowed: unknown)."""
+    if not (np.isfinite(tolerance) and tolerance > 0):
+        raise ValueError(f"the {name} must be a positive number, got {tolerance!r}")
+    if error.size == 0:
+        raise ValueError("the check has no points")
+    first, second = values
+    bad = (~np.isfinite(first) | ~np.isfinite(second) | np.isnan(error) | (error < 0)
+           | ~(threshold > 0))
+    if bad.any():
+        raise ValueError(f"{int(bad.sum())} of {bad.size} points have a value that is not a "
+                         f"number, or a negative standard error (first at index "
+                         f"{int(np.flatnonzero(bad)[0])})")
+
+
 def _budget_factor(factors) -> float | None:
     largest = max(float(np.max(factors)), 1.0)
     return None if not math.isfinite(largest) else largest ** 2
@@ -81,6 +97,7 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     decides on |d| <= e.
     """
     estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
+    _validated(tolerance, "tolerance", (estimate, reference), error, threshold)
     if relative and np.any(reference == 0):
         raise ValueError("a relative tolerance needs a nonzero reference at every point; use an "
                          "absolute tolerance")
@@ -115,7 +132,8 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
         t * e / abs(tolerance - d) if d != tolerance else np.inf
         for d, e, t, ok in zip(size, error, threshold, agrees) if not ok]
     factor = _budget_factor(factors)
-    worst = int(np.argmax(np.where(agrees, -np.inf, np.abs(z) / threshold)))
+    worst = int(np.argmax(np.abs(z) / threshold) if agrees.all() else
+                np.argmax(np.where(agrees, -np.inf, np.abs(z) / threshold)))
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
                     f"resolution {resolution:.3g} vs tolerance {tolerance:.3g}, max |z| = "
                     f"{abs(z[worst]):.2f}{_at(labels, worst)}; " +
@@ -139,6 +157,7 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
     ``labels`` and ``n_repetitions`` as for :func:`decide_agreement`.
     """
     lower, upper, error, threshold = _arrays(lower, upper, error, threshold)
+    _validated(effect_size, "effect size", (lower, upper), error, threshold)
     difference = upper - lower
     z = z_score(upper, lower, error)
     beyond = z_score(-difference, effect_size, error)
@@ -171,7 +190,8 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
         else:
             factors.append(np.inf)
     factor = _budget_factor(factors)
-    worst = int(np.argmin(np.where(holds, np.inf, z / threshold)))
+    worst = int(np.argmin(z / threshold) if holds.all() else
+                np.argmin(np.where(holds, np.inf, z / threshold)))
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
                     f"resolution {resolution:.3g} vs effect size {effect_size:.3g}, smallest z of "
                     f"B - A = {z[worst]:.2f}{_at(labels, worst)}; " +
