@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from varlab import claims, plotting  # noqa: E402
+from varlab import mc, claims, plotting  # noqa: E402
 
 PAPER = "004"
 
@@ -37,7 +37,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     out = args.out
     budget = replace(claims.BUDGETS["full"], n_jobs=args.n_jobs).stored_in(out / "store")
-    verdicts = claims.run_claims(claims.claims(PAPER), budget, force=args.force)
+    # finished simulation blocks are kept (not committed), so a killed run resumes them too
+    with mc.configure(checkpoint_root=ROOT / ".varlab-checkpoints" / "p004-full"):
+        verdicts = claims.run_claims(claims.claims(PAPER), budget, force=args.force)
     claims.write_report(verdicts, out, budget=budget,
                         title=claims.paper_title(PAPER) + " - full budget")
     if not args.skip_figures:
