@@ -132,9 +132,10 @@ def test_figures_only_updates_its_own_manifest_entries(tmp_path):
 def test_check_resumes_from_its_checkpoint_and_writes_a_verifiable_manifest(tmp_path, capsys):
     argv = ["check", "--paper", "001", "--budget", "test", "--checkpoint", str(tmp_path / "ck")]
     assert cli.main(argv + ["--out", str(tmp_path / "first")]) == 0
-    verdicts = sorted((tmp_path / "ck" / "verdicts").glob("*.json"))
-    assert len(verdicts) == 2
-    verdicts[0].unlink()                          # as if the run had been killed before it
+    store = tmp_path / "ck" / "store" / "verdicts.jsonl"
+    lines = store.read_text().splitlines(keepends=True)
+    assert len(lines) == 2                        # one stored verdict per claim
+    store.write_text(lines[0] + lines[1][:20])    # as if killed while writing the second
     assert cli.main(argv + ["--out", str(tmp_path / "second")]) == 0
     first = (tmp_path / "first" / "001" / "report.json").read_text()
     assert (tmp_path / "second" / "001" / "report.json").read_text() == first
