@@ -281,7 +281,6 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
 #: it (resumably: finished verdicts stay in its store); drop an entry when its report is rewritten
 STALE_FULL_REPORTS = {
     "simulations/p002/report.json": "simulations/p002_full.py",
-    "simulations/p003/report.json": "simulations/p003_full.py",
 }
 ROOT = REPORTS.parents[1]
 
