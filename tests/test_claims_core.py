@@ -277,11 +277,6 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
     assert before == {name: (tmp_path / name).read_text() for name in before}
 
 
-#: full-budget reports written before the three outcomes, each with the script that regenerates
-#: it (resumably: finished verdicts stay in its store); drop an entry when its report is rewritten
-STALE_FULL_REPORTS = {
-    "simulations/p002/report.json": "simulations/p002_full.py",
-}
 ROOT = REPORTS.parents[1]
 
 
@@ -296,10 +291,7 @@ def _name(path) -> str:
 @pytest.mark.parametrize("path", _report_files(), ids=_name)
 def test_committed_records_have_three_outcomes_and_no_unresolved_confirmation(path):
     records = json.loads(path.read_text()).get("claims", [])
-    if _name(path) in STALE_FULL_REPORTS:
-        assert records and "outcome" not in records[0], (
-            f"{_name(path)} has been regenerated: drop it from STALE_FULL_REPORTS")
-        return
+    assert records, _name(path)
     for record in records:
         assert record["outcome"] in OUTCOMES, record["id"]
         assert isinstance(record["resolution"], (int, float)), record["id"]
