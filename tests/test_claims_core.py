@@ -11,8 +11,8 @@ from scipy import stats as scipy_stats
 
 from varlab import claims
 from varlab.claims import (CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES, Z_MAX, Agreement,
-                           Budget, ClaimRun, Identity, Ordering, Paired, Rate, Store, Verdict,
-                           t_threshold, write_report)
+                           Budget, ClaimRun, Identity, Joint, Measured, Measurement, Ordering, Paired,
+                           Rate, Store, Verdict, t_threshold, write_report)
 from varlab.theory import rff
 
 REPORTS = Path(__file__).resolve().parents[1] / "paper_checks" / "reports"
@@ -202,6 +202,82 @@ def test_identity_and_paired_declarations():
     small = Paired(id="unit.paired.small", source="unit", quote="q", statement="s",
                    trials=trials(0.0002), effect_size=0.0001, quantity="accuracy").run("test")
     assert small.outcome == INCONCLUSIVE and "trials (now 30) would resolve it" in small.reason
+
+
+def _coin_rates(p_true):
+    """A Measured source: the heads rate of a fair coin over the budget's flips, in binomial SEs,
+    against the theory ``p_true``; seeded from the run."""
+    def measure(run):
+        n = run.budget.n_repetitions
+        heads = np.random.default_rng(run.seed("flips")).binomial(n, 0.5, size=3)
+        return Measurement(estimate=heads / n, standard_error=np.full(3, np.sqrt(0.25 / n)),
+                           theory=np.full(3, p_true), rows=[{"coin": i} for i in range(3)],
+                           remark="three coins", details=[{"flips": n}])
+    return Measured(measure, "heads rate")
+
+
+def test_measured_agreement_three_outcomes():
+    def agreement(claim_id, p_true):
+        return Agreement(id=claim_id, source="unit", quote="a fair coin", statement="s",
+                         model=_coin_rates(p_true), tolerance=0.01, relative=False)
+
+    right = agreement("unit.measured.right", 0.5).run(Budget("unit", 400_000))
+    assert right.outcome == CONFIRMED and right.reason.endswith("; three coins")
+    assert right.rows[-1] == {"flips": 400_000} and right.reason.startswith("heads rate")
+    assert agreement("unit.measured.wrong", 0.55).run(Budget("unit", 400_000)).outcome == CONTRADICTED
+    small = agreement("unit.measured.small", 0.5).run(Budget("unit", 1_000))
+    assert small.outcome == INCONCLUSIVE and small.budget_factor > 1
+
+
+def test_measured_ordering_against_a_number_with_degrees_of_freedom():
+    def slopes(value):
+        return Measured(lambda run: Measurement(estimate=[value, value], standard_error=[0.01, 0.01],
+                                                rows=[{"fit": 1}, {"fit": 2}], degrees_of_freedom=[8, 8]),
+                        "slope")
+
+    def ordering(claim_id, value):
+        return Ordering(id=claim_id, source="unit", quote="it falls", statement="s",
+                        lower=slopes(value), upper=0.0, effect_size=0.25, names=("slope", "0"))
+
+    falls = ordering("unit.slope.falls", -0.5).run("test")
+    assert falls.outcome == CONFIRMED and falls.method == "trials" and "t quantile" in falls.reason
+    assert ordering("unit.slope.rises", 0.6).run("test").outcome == CONTRADICTED
+
+
+def test_joint_parts_share_the_claims_id_and_words():
+    coin = Agreement.part(model=_coin_rates(0.5), tolerance=0.01, relative=False)
+    exact = Identity.part(compute=lambda: (True, "1 + 1 = 2", [{"n": 2}]))
+    joint = Joint(id="unit.joint", source="unit", quote="fair, and arithmetic", statement="s",
+                  parts=(exact, coin), remark=lambda run: "a remark")
+    assert not coin.registered and coin.id == ""
+    verdict = joint.run(Budget("unit", 400_000))
+    assert verdict.id == "unit.joint" and verdict.outcome == CONFIRMED and verdict.method == "simulation"
+    assert verdict.reason.startswith("1 + 1 = 2 | heads rate") and verdict.reason.endswith("; a remark")
+    same_seed = Agreement(id="unit.joint", source="unit", quote="q", statement="s",
+                          model=_coin_rates(0.5), tolerance=0.01, relative=False, registered=False)
+    assert same_seed.check(ClaimRun(joint, Budget("unit", 400_000))).rows == verdict.rows[1:]
+    wrong = Joint(id="unit.joint.wrong", source="unit", quote="q", statement="s",
+                  parts=(exact, Agreement.part(model=_coin_rates(0.6), tolerance=0.01, relative=False)))
+    assert wrong.run(Budget("unit", 400_000)).outcome == CONTRADICTED
+    with pytest.raises(ValueError, match="Kind.part"):
+        Joint(id="unit.joint.bad", source="unit", quote="q", statement="s",
+              parts=(_agreement("unit.joint.registered", _variance),))
+
+
+def test_measured_sources_carry_their_theory_and_quantity():
+    with pytest.raises(ValueError, match="Measured"):
+        Agreement(id="unit.m1", source="unit", quote="q", statement="s", model=_coin_rates(0.5),
+                  theory=_variance, tolerance=0.01)
+    with pytest.raises(ValueError, match="theory"):
+        Agreement(id="unit.m2", source="unit", quote="q", statement="s", model="rff",
+                  statistic="mean", tolerance=0.01)
+    with pytest.raises(ValueError, match="no statistic|give no"):
+        Agreement(id="unit.m3", source="unit", quote="q", statement="s", model=_coin_rates(0.5),
+                  statistic="mean", tolerance=0.01)
+    not_a_measurement = Agreement(id="unit.m4", source="unit", quote="q", statement="s",
+                                  model=Measured(lambda run: [0.5], "x"), tolerance=0.01)
+    with pytest.raises(TypeError, match="Measurement"):
+        not_a_measurement.run("test")
 
 
 def test_a_claim_without_the_papers_words_is_refused():

@@ -8,7 +8,8 @@ import functools
 import numpy as np
 
 from varlab import kernels
-from varlab.claims import Agreement, Budget, Identity, Simulation, claim, t_threshold
+from varlab.claims import (Agreement, Budget, Identity, Joint, Measured, Measurement, Simulation,
+                           t_threshold)
 from varlab.testing.verdict import format_number, format_point
 from varlab.features import GCWS, gmm_estimate
 from varlab.mc.models import gcws as gcws_models
@@ -71,22 +72,24 @@ def _gmm(u, v) -> float:
 RATE_TOLERANCE = 0.02
 
 
-@claim("000.thm1", source="000, Thm 1, Eq. (10)-(12)",
-       quote="Pr{(i*_u,j, t*_u,j) = (i*_v,j, t*_v,j)} = GMM(u, v)",
-       statement="The full GCWS collision rate of 24 random signed pairs equals GMM(u, v) within "
-                 f"{RATE_TOLERANCE:g} (absolute), judged in binomial standard errors GMM(1 - GMM)/k.",
-       note="Tolerance in probability units; the binomial SE assumes Eq. (12)'s variance.")
-def theorem1(run):
-    """Full GCWS collision rates of signed pairs against GMM (Eq. 8), in binomial SEs."""
+def _collision_rates(run):
+    """Full GCWS collision rates of the signed pairs, against GMM (Eq. 8), binomial SEs."""
     pairs, labels = signed_pairs(run.seed("pairs"))
     k = hash_samples(run.budget)
     truth = np.array([_gmm(u, v) for u, v in pairs])
-    rates = collision_rates(pairs, k, run.seed("hashes"), zero_bit=False)
-    return run.agreement(theory=truth, estimate=rates, standard_error=np.sqrt(truth * (1 - truth) / k),
-                         parameters=[dict(case=label, dimension=len(u), k=k)
-                                     for label, (u, _) in zip(labels, pairs)],
-                         quantity="collision rate of full GCWS vs GMM (binomial SE)",
-                         tolerance=RATE_TOLERANCE)
+    return Measurement(estimate=collision_rates(pairs, k, run.seed("hashes"), zero_bit=False),
+                       standard_error=np.sqrt(truth * (1 - truth) / k), theory=truth,
+                       rows=[dict(case=label, dimension=len(u), k=k) for label, (u, _) in zip(labels, pairs)])
+
+
+Agreement(
+    id="000.thm1", source="000, Thm 1, Eq. (10)-(12)",
+    quote="Pr{(i*_u,j, t*_u,j) = (i*_v,j, t*_v,j)} = GMM(u, v)",
+    statement="The full GCWS collision rate of 24 random signed pairs equals GMM(u, v) within "
+              f"{RATE_TOLERANCE:g} (absolute), judged in binomial standard errors GMM(1 - GMM)/k.",
+    note="Tolerance in probability units; the binomial SE assumes Eq. (12)'s variance.",
+    model=Measured(_collision_rates, "collision rate of full GCWS vs GMM (binomial SE)"),
+    tolerance=RATE_TOLERANCE, relative=False)
 
 
 def zero_bit_pairs(run):
@@ -102,28 +105,29 @@ def zero_bit_pairs(run):
     return pairs, labels
 
 
-@claim("000.eq13.zero_bit", source="000, §1.4, Eq. (13)",
-       quote="one can safely ignore t* (which is unbounded) and simply use Pr{i*_u,j = i*_v,j} ~ GMM(u, v)",
-       statement=f"The 0-bit collision rate Pr{{i*_u = i*_v}} of 30 signed pairs (random, rescaled and "
-                 f"noisy rescaled) equals GMM(u, v) within {ZERO_BIT_TOLERANCE} (absolute).",
-       note=f"'~' read as within {ZERO_BIT_TOLERANCE} in probability (varlab's yardstick); the paper "
-            "rests it on empirical observations, not a theorem.")
-def zero_bit(run):
-    """The bias of the 0-bit collision rate Pr{i*_u = i*_v} against GMM."""
+def _zero_bit_rates(run):
+    """The 0-bit collision rates Pr{i*_u = i*_v} of the 0-bit claim's pairs, against GMM."""
     pairs, labels = zero_bit_pairs(run)
     k = hash_samples(run.budget)
     truth = np.array([_gmm(u, v) for u, v in pairs])
     rates = collision_rates(pairs, k, run.seed("zero_bit_hashes"), zero_bit=True)
-    se = np.sqrt(np.maximum(rates * (1 - rates), 1.0 / k) / k)
-    verdict = run.agreement(theory=truth, estimate=rates, standard_error=se,
-                            parameters=[dict(case=label, dimension=len(u), k=k)
-                                        for label, (u, _) in zip(labels, pairs)],
-                            quantity="0-bit collision rate vs GMM", tolerance=ZERO_BIT_TOLERANCE)
     bias = rates - truth
-    verdict.reason += (f"; {int(np.sum(np.abs(bias) > ZERO_BIT_TOLERANCE))} of {len(pairs)} pairs have "
-                       f"|bias| > {ZERO_BIT_TOLERANCE}; mean bias on the random pairs "
-                       f"{format_number(float(bias[:-6].mean()))}")
-    return verdict
+    return Measurement(
+        estimate=rates, standard_error=np.sqrt(np.maximum(rates * (1 - rates), 1.0 / k) / k), theory=truth,
+        rows=[dict(case=label, dimension=len(u), k=k) for label, (u, _) in zip(labels, pairs)],
+        remark=f"{int(np.sum(np.abs(bias) > ZERO_BIT_TOLERANCE))} of {len(pairs)} pairs have |bias| > "
+               f"{ZERO_BIT_TOLERANCE}; mean bias on the random pairs {format_number(float(bias[:-6].mean()))}")
+
+
+Agreement(
+    id="000.eq13.zero_bit", source="000, §1.4, Eq. (13)",
+    quote="one can safely ignore t* (which is unbounded) and simply use Pr{i*_u,j = i*_v,j} ~ GMM(u, v)",
+    statement=f"The 0-bit collision rate Pr{{i*_u = i*_v}} of 30 signed pairs (random, rescaled and noisy "
+              f"rescaled) equals GMM(u, v) within {ZERO_BIT_TOLERANCE} (absolute).",
+    note=f"'~' read as within {ZERO_BIT_TOLERANCE} in probability (varlab's yardstick); the paper rests it on "
+         "empirical observations, not a theorem.",
+    model=Measured(_zero_bit_rates, "0-bit collision rate vs GMM"),
+    tolerance=ZERO_BIT_TOLERANCE, relative=False)
 
 
 # --- Eq. (22): the GMM limit ----------------------------------------------------------------
@@ -225,28 +229,30 @@ def limit_rows(run):
 LIMIT_TOLERANCE = 0.005
 
 
-@claim("000.eq22", source="000, §3, Eq. (22)",
-       quote="GMM -> g = (1 - sqrt((1-rho)/2)) / (1 + sqrt((1-rho)/2))",
-       statement="Under the model of §3 (i.i.d. centred bivariate normal coordinates), the mean GMM "
-                 "of random pairs at D = 1e5 equals g(rho) within 0.005 (t quantile of the pairs).",
-       note="Tolerance 0.005 in GMM units; the mean |GMM - g| at every D is in the reason.")
-def gmm_limit(run):
+def _limit_at_largest_dimension(run):
     """The mean GMM of random pairs of the paper's model at the largest D against g(rho), with the
-    t quantile of the pairs' SE; the mean |error| at every D is reported."""
+    t quantile of the pairs' SE; the mean |error| at every D is remarked."""
     rows = limit_rows(run)
     last = LIMIT_DIMENSIONS[-1]
     paper = [row for row in rows if row["case"] == LIMIT_CASES[0][0]]
     errors = ", ".join(f"D = {d}: {format_number(np.mean([abs(r[f'error_D{d}']) for r in paper]))}"
                        for d in LIMIT_DIMENSIONS)
-    verdict = run.agreement(theory=[row["g"] for row in paper],
-                         estimate=[row[f"gmm_D{last}"] for row in paper],
-                         standard_error=[row[f"se_D{last}"] for row in paper],
-                         parameters=[dict(rho=row["rho"], D=last, n_pairs=row["n_pairs"]) for row in paper],
-                         degrees_of_freedom=[row["n_pairs"] - 1 for row in paper],
-                         quantity=f"mean GMM of random pairs of the paper's model at D = {last} vs g(rho)",
-                         tolerance=LIMIT_TOLERANCE)
-    verdict.reason += f"; mean |GMM - g| over rho = {', '.join(map(str, LIMIT_RHOS))}: {errors}"
-    return verdict
+    return Measurement(
+        estimate=[row[f"gmm_D{last}"] for row in paper], standard_error=[row[f"se_D{last}"] for row in paper],
+        theory=[row["g"] for row in paper], degrees_of_freedom=[row["n_pairs"] - 1 for row in paper],
+        rows=[dict(rho=row["rho"], D=last, n_pairs=row["n_pairs"]) for row in paper],
+        remark=f"mean |GMM - g| over rho = {', '.join(map(str, LIMIT_RHOS))}: {errors}")
+
+
+Agreement(
+    id="000.eq22", source="000, §3, Eq. (22)",
+    quote="GMM -> g = (1 - sqrt((1-rho)/2)) / (1 + sqrt((1-rho)/2))",
+    statement="Under the model of §3 (i.i.d. centred bivariate normal coordinates), the mean GMM of random "
+              "pairs at D = 1e5 equals g(rho) within 0.005 (t quantile of the pairs).",
+    note="Tolerance 0.005 in GMM units; the mean |GMM - g| at every D is in the reason.",
+    model=Measured(_limit_at_largest_dimension,
+                   f"mean GMM of random pairs of the paper's model at D = {LIMIT_DIMENSIONS[-1]} vs g(rho)"),
+    tolerance=LIMIT_TOLERANCE, relative=False)
 
 
 def welch_degrees_of_freedom(se_a, df_a, se_b, df_b) -> float:
@@ -254,41 +260,50 @@ def welch_degrees_of_freedom(se_a, df_a, se_b, df_b) -> float:
     return float((se_a ** 2 + se_b ** 2) ** 2 / (se_a ** 4 / df_a + se_b ** 4 / df_b))
 
 
-@claim("varlab.000.eq22.beyond_model", source="varlab (derived): limit of GMM for i.i.d. coordinates",
-       derived_by_varlab=True,
-       statement="For pairs with i.i.d. coordinates (x, y) with a first moment, GMM -> L = "
-                 "(E|x|+E|y|-E|x-y|)/(E|x|+E|y|+E|x-y|) as D grows (varlab's derivation); L = g(rho) "
-                 "of Eq. (22) under the paper's model (both within 0.005, t quantiles), and beyond it "
-                 "GMM need not tend to g(rho).")
-def gmm_limit_beyond_model(run):
+def _limit_beyond_model(run):
     """At the largest D, the mean GMM of random pairs against varlab's limit L (estimated from
-    2e6 draws) in every case with a first moment, with the Welch t quantile; g(rho) is reported
-    beside it (the Cauchy case, without a first moment, is reported, not tested)."""
-    rows = limit_rows(run)
+    2e6 draws) in every case with a first moment, with the Welch t quantile (the Cauchy case,
+    without a first moment, is reported, not tested)."""
     last = LIMIT_DIMENSIONS[-1]
-    tested = [row for row in rows if row["varlab_limit"] is not None]
-    ses = [float(np.hypot(row[f"se_D{last}"], row["varlab_limit_se"])) for row in tested]
-    dfs = [welch_degrees_of_freedom(row[f"se_D{last}"], row["n_pairs"] - 1, row["varlab_limit_se"],
-                                    LIMIT_BLOCKS - 1) for row in tested]
-    paper = [row for row in tested if row["case"] == LIMIT_CASES[0][0]]
-    not_g = sorted({row["case"] for row in rows
-                    if abs(row[f"gmm_D{last}"] - row["g"]) > t_threshold(row["n_pairs"] - 1) * row[f"se_D{last}"]})
-    limit = run.agreement(
-        theory=[row["varlab_limit"] for row in tested], estimate=[row[f"gmm_D{last}"] for row in tested],
-        standard_error=ses, degrees_of_freedom=dfs,
-        parameters=[dict(case=row["case"], rho=row["rho"], D=last, n_pairs=row["n_pairs"]) for row in tested],
-        quantity=f"mean GMM at D = {last} vs varlab's limit L (cases with a first moment)",
-        tolerance=LIMIT_TOLERANCE)
-    limit_is_g = run.agreement(
-        theory=[row["g"] for row in paper], estimate=[row["varlab_limit"] for row in paper],
-        standard_error=[row["varlab_limit_se"] for row in paper],
-        degrees_of_freedom=[LIMIT_BLOCKS - 1] * len(paper),
-        parameters=[dict(case=row["case"], rho=row["rho"]) for row in paper],
-        quantity="varlab's limit L vs g(rho) under the paper's model", tolerance=LIMIT_TOLERANCE)
-    verdict = run.combined([limit, limit_is_g])
-    verdict.reason += (f". For reference (not part of this verdict): the mean GMM at D = {last} differs "
-                       f"from g(rho) beyond the t quantile in: " + ("; ".join(not_g) or "none"))
-    return verdict
+    tested = [row for row in limit_rows(run) if row["varlab_limit"] is not None]
+    return Measurement(
+        estimate=[row[f"gmm_D{last}"] for row in tested], theory=[row["varlab_limit"] for row in tested],
+        standard_error=[float(np.hypot(row[f"se_D{last}"], row["varlab_limit_se"])) for row in tested],
+        degrees_of_freedom=[welch_degrees_of_freedom(row[f"se_D{last}"], row["n_pairs"] - 1, row["varlab_limit_se"],
+                                                     LIMIT_BLOCKS - 1) for row in tested],
+        rows=[dict(case=row["case"], rho=row["rho"], D=last, n_pairs=row["n_pairs"]) for row in tested])
+
+
+def _limit_is_g(run):
+    """varlab's limit L against g(rho) under the paper's model (SE from LIMIT_BLOCKS blocks)."""
+    paper = [row for row in limit_rows(run) if row["case"] == LIMIT_CASES[0][0]]
+    return Measurement(
+        estimate=[row["varlab_limit"] for row in paper], standard_error=[row["varlab_limit_se"] for row in paper],
+        theory=[row["g"] for row in paper], degrees_of_freedom=[LIMIT_BLOCKS - 1] * len(paper),
+        rows=[dict(case=row["case"], rho=row["rho"]) for row in paper])
+
+
+def _not_g(run) -> str:
+    """The cases whose mean GMM at the largest D differs from g(rho) beyond the t quantile."""
+    last = LIMIT_DIMENSIONS[-1]
+    cases = sorted({row["case"] for row in limit_rows(run) if abs(row[f"gmm_D{last}"] - row["g"])
+                    > t_threshold(row["n_pairs"] - 1) * row[f"se_D{last}"]})
+    return (f"for reference (not part of this verdict): the mean GMM at D = {last} differs from g(rho) beyond "
+            f"the t quantile in: " + ("; ".join(cases) or "none"))
+
+
+Joint(
+    id="varlab.000.eq22.beyond_model", source="varlab (derived): limit of GMM for i.i.d. coordinates",
+    derived_by_varlab=True,
+    statement="For pairs with i.i.d. coordinates (x, y) with a first moment, GMM -> L = "
+              "(E|x|+E|y|-E|x-y|)/(E|x|+E|y|+E|x-y|) as D grows (varlab's derivation); L = g(rho) of Eq. (22) "
+              "under the paper's model (both within 0.005, t quantiles), and beyond it GMM need not tend to g(rho).",
+    parts=(Agreement.part(model=Measured(_limit_beyond_model, f"mean GMM at D = {LIMIT_DIMENSIONS[-1]} vs "
+                                                              "varlab's limit L (cases with a first moment)"),
+                          tolerance=LIMIT_TOLERANCE, relative=False),
+           Agreement.part(model=Measured(_limit_is_g, "varlab's limit L vs g(rho) under the paper's model"),
+                          tolerance=LIMIT_TOLERANCE, relative=False)),
+    remark=_not_g)
 
 
 # --- Theorem 4 ---------------------------------------------------------------------------------
@@ -310,35 +325,35 @@ THM4_VARIANCE_TOLERANCE = 0.1
 THM4_BIAS_TOLERANCE = 2e-4
 
 
-@claim("000.thm4.hashes", source="000, Thm 4, Eq. (24)-(26); exact binomial law (varlab)",
-       quote="with k hashes, the estimate of GMM follows a binomial distribution binomial(k, g)",
-       statement="The GCWS-based RBF estimator h(Xbar), computed from real GCWS hashes of model data "
-                 f"(D = {THM4_DIMENSION}), has the exact finite-k binomial mean (within "
-                 f"{THM4_MEAN_TOLERANCE:g}) and variance (within {THM4_VARIANCE_TOLERANCE:.0%}) of "
-                 "Theorem 4's model at the pair's own GMM (k = 10, 100).",
-       note="Theorem 4's V_g/k is the k -> infinity limit of this variance; it is tested in "
-            "000.thm4.region, not here.")
-def theorem4_hashes(run):
-    """Real GCWS hashes of model pairs: the simulated mean and variance of h(Xbar) against the
-    exact binomial values at the pair's own GMM."""
-    rho, gamma = thm4_points()
-    result = run.simulate("gcws_rbf_hashed", label="hashes", share=10, k=list(THM4_K),
-                          rho=rho, gamma=gamma, data_dimension=THM4_DIMENSION)
-    rho_eff = gcws_models.GCWSRBFHashedModel(THM4_DIMENSION).effective_rho(rho)
-    k = np.array(THM4_K)[None, :]
-    mean, variance = gcws.exact_moments(rho=rho_eff[:, None], gamma=gamma[:, None], k=k)
-    parameters = [dict(rho=r, gamma=g, rho_of_pair_gmm=float(re), k=int(kk))
-                  for (r, g), re in zip(THM4_POINTS, rho_eff) for kk in THM4_K]
-    means = run.agreement(theory=mean, estimate=result.mean, standard_error=result.se_mean,
-                          parameters=parameters, tolerance=THM4_MEAN_TOLERANCE,
-                          quantity="mean of h(Xbar) from real hashes vs the exact binomial mean")
-    variances = run.agreement(theory=variance, estimate=result.variance,
-                              standard_error=result.se_variance, parameters=parameters,
-                              tolerance=THM4_VARIANCE_TOLERANCE, relative=True,
-                              quantity="variance of h(Xbar) from real hashes vs the exact binomial "
-                                       "variance")
-    return run.combined([means, variances], f"{result.n_repetitions:,} repetitions, D = "
-                                            f"{THM4_DIMENSION}: ")
+def _exact_binomial(statistic):
+    """The exact finite-k binomial ``statistic`` of h(Xbar) at the pair's own GMM (the hashed
+    model's effective rho)."""
+    def exact(k, rho, gamma, data_dimension):
+        rho_of_pair = gcws_models.GCWSRBFHashedModel(int(data_dimension)).effective_rho(np.atleast_1d(rho))[0]
+        mean, variance = gcws.exact_moments(rho=rho_of_pair, gamma=gamma, k=k)
+        return variance if statistic == "variance" else mean
+
+    exact.__qualname__ = f"exact binomial {statistic} at the pair's GMM"
+    return exact
+
+
+#: real GCWS hashes of model pairs (D = THM4_DIMENSION), at a tenth of the budget
+THM4_HASHES = Simulation("000.thm4.hashes", "hashes", "gcws_rbf_hashed", THM4_K,
+                         dict(rho=thm4_points()[0], gamma=thm4_points()[1], data_dimension=THM4_DIMENSION),
+                         share=10)
+
+Joint(
+    id="000.thm4.hashes", source="000, Thm 4, Eq. (24)-(26); exact binomial law (varlab)",
+    quote="with k hashes, the estimate of GMM follows a binomial distribution binomial(k, g)",
+    statement="The GCWS-based RBF estimator h(Xbar), computed from real GCWS hashes of model data "
+              f"(D = {THM4_DIMENSION}), has the exact finite-k binomial mean (within {THM4_MEAN_TOLERANCE:g}) "
+              f"and variance (within {THM4_VARIANCE_TOLERANCE:.0%}) of Theorem 4's model at the pair's own GMM "
+              "(k = 10, 100).",
+    note="Theorem 4's V_g/k is the k -> infinity limit of this variance; it is tested in 000.thm4.region, not here.",
+    parts=(Agreement.part(model=THM4_HASHES, theory=_exact_binomial("mean"), statistic="mean",
+                          tolerance=THM4_MEAN_TOLERANCE, relative=False),
+           Agreement.part(model=THM4_HASHES, theory=_exact_binomial("variance"), statistic="variance",
+                          tolerance=THM4_VARIANCE_TOLERANCE, relative=True)))
 
 
 def _binomial_typo():

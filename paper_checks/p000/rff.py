@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.claims import Z_MAX, Agreement, Simulation, claim
+from varlab.claims import Z_MAX, Agreement, Identity, Joint, Simulation, claim
 from varlab.testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE
 from varlab.testing.verdict import format_number, format_point
 from varlab.theory import nrff, rff
@@ -122,13 +122,9 @@ Agreement(
     model=HALF_SIMULATION, theory=rff.variance, statistic="variance", tolerance=VARIANCE_TOLERANCE)
 
 
-@claim("000.thm3.vn_below_v", source="000, Thm 3, remark after Eq. (21)",
-       quote="Obviously, V_n < V (in particular, V_n = 0 at rho = 1)",
-       statement="V_n < V on a (rho, gamma) grid wherever double precision separates them, V_n = 0 at "
-                 "rho = 1, and simulated NRFF is exact (MSE = variance = 0) at rho = 1.")
-def vn_below_v(run):
-    """V_n < V on a grid (Eq. 20 vs Eq. 21), V_n = 0 at rho = 1, and simulated NRFF is exact
-    (MSE = variance = 0) at rho = 1."""
+def _vn_below_v():
+    """V_n < V on a (rho, gamma) grid (Eq. 20 vs Eq. 21) wherever double precision separates
+    them, and V_n = 0 at rho = 1."""
     grid_rho = np.concatenate([np.linspace(-1, 1, 4001), 1 - np.logspace(-15, -1, 57)])[:, None]
     grid_gamma = np.logspace(-3, 3, 121)[None, :]
     v = rff.variance(rho=grid_rho, gamma=grid_gamma)
@@ -136,16 +132,30 @@ def vn_below_v(run):
     strict = vn < v
     equal_only_at_underflow = np.all(strict | (np.exp(-2 * grid_gamma * (1 - grid_rho)) < 1e-15))
     at_one = nrff.asymptotic_variance(rho=np.ones(5), gamma=np.logspace(-3, 3, 5))
-    result = run.simulate("nrff", k=[1, 10, 100], rho=[1.0, 1.0], gamma=[1.0, 10.0])
-    simulated_zero = bool(np.all(result.mse == 0) and np.all(result.variance == 0))
-    holds = bool(equal_only_at_underflow and np.all(at_one == 0.0) and simulated_zero)
-    reason = (f"V_n < V at {int(strict.sum()):,} of {strict.size:,} grid points; the others have "
-              f"exp(-2 gamma (1 - rho)) < 1e-15, where V_n = V = 1 to double precision; max V_n/V = "
-              f"{format_number(float(np.max(vn / v)))}; max V_n(rho = 1) over 5 gamma = "
-              f"{format_number(float(np.max(np.abs(at_one))))}; simulated NRFF at rho = 1: MSE = "
-              f"{format_number(float(result.mse.max()))}, variance = "
-              f"{format_number(float(result.variance.max()))}")
-    return run.exact(holds, reason)
+    holds = bool(equal_only_at_underflow and np.all(at_one == 0.0))
+    return holds, (f"V_n < V at {int(strict.sum()):,} of {strict.size:,} grid points; the others have "
+                   f"exp(-2 gamma (1 - rho)) < 1e-15, where V_n = V = 1 to double precision; max V_n/V = "
+                   f"{format_number(float(np.max(vn / v)))}; max V_n(rho = 1) over 5 gamma = "
+                   f"{format_number(float(np.max(np.abs(at_one))))}"), []
+
+
+def _zero(k, **point):
+    """0: NRFF's error at rho = 1, where both vectors' features are the same unit vector."""
+    return 0.0
+
+
+#: simulated NRFF at rho = 1 (seeded as the former run.simulate: owner, label "")
+NRFF_AT_ONE = Simulation("000.thm3.vn_below_v", "", "nrff", (1, 10, 100), dict(rho=[1.0, 1.0], gamma=[1.0, 10.0]))
+
+Joint(
+    id="000.thm3.vn_below_v", source="000, Thm 3, remark after Eq. (21)",
+    quote="Obviously, V_n < V (in particular, V_n = 0 at rho = 1)",
+    statement="V_n < V on a (rho, gamma) grid wherever double precision separates them, V_n = 0 at rho = 1, and "
+              "simulated NRFF is exact (MSE = variance = 0, within 1e-15) at rho = 1.",
+    parts=(Identity.part(compute=_vn_below_v),
+           Agreement.part(model=NRFF_AT_ONE, theory=_zero, statistic="mse", tolerance=1e-15, relative=False),
+           Agreement.part(model=NRFF_AT_ONE, theory=_zero, statistic="variance", tolerance=1e-15,
+                          relative=False)))
 
 
 #: k of Fig. 2's grid at which the large-k form V_n/k + c2/k^2 of Eq. (20) is tested

@@ -3,10 +3,10 @@
 Declarations where the check fits a kind: Agreement for Eq. (7)-(8), the variance and the
 samplers' laws (tuples of shared simulations, one per kernel or sampler, rows named by their
 options), Identity for the exact and quadrature checks and the typos, Paired for the trials of
-Eq. 12's subset size, Fig. 2, Table 1 and §5.3. ``@claim`` where a check has a rule of its own:
-the acceptance rates (the sampler's proposal count, no mc model), the regression slope of
-Fig. 1's independent fits, Eq. (12)'s printed sign (an error bound measured by the same fit),
-Prop. 6's first M on a power-of-2 grid.
+Eq. 12's subset size, Fig. 2, Table 1 and §5.3; Measured sources for what is not an mc model
+(the sampler's acceptance rates, the regression slope of Fig. 1's independent fits). ``@claim``
+where a check has a rule of its own: Eq. (12)'s printed sign (an error bound measured by the
+same fit), Prop. 6's first M on a power-of-2 grid.
 """
 from __future__ import annotations
 
@@ -20,8 +20,8 @@ import sympy
 from threadpoolctl import threadpool_limits
 
 from varlab import mc, spectral
-from varlab.claims import (BUDGETS, CONFIRMED, CONTRADICTED, INCONCLUSIVE, Agreement, Identity,
-                           Paired, Simulation, claim, seed_for)
+from varlab.claims import (BUDGETS, CONFIRMED, CONTRADICTED, INCONCLUSIVE, Agreement, Identity, Measured,
+                           Measurement, Ordering, Paired, Simulation, claim, seed_for)
 from varlab.features import AsKRFF, get_sampler
 from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses, fit_total_masses
 from varlab.testing.verdict import format_number
@@ -248,15 +248,10 @@ Agreement(
     model=SAMPLERS, theory=part_value, statistic="mean", tolerance=RELATIVE_TOLERANCE)
 
 
-@claim("002.sampling.acceptance", source="002, §4 (step 3) and Appendix B",
-       quote="Secondly, the probability Pr(B) is given as follows, Pr(B) = ... = ||f|| / (c ||g||)",
-       statement="The acceptance-rejection sampler with Gaussian proposal accepts with probability "
-                 "||part||/(c ||g||): the observed acceptance rates equal their theory within 5%.",
-       note="Seeded as a part of claim 002.sampling before the split (labels 'ar-<kernel>-<part>'); "
-            "binomial standard errors.")
-def sampling_acceptance(run):
+def _acceptance_rates(run):
     """Acceptance rates of the registered sampler "rejection": the proposals needed for n draws
-    against the theory E h (no mc model: the sampler's draw count is the statistic)."""
+    against the theory ||part||/(c ||g||) (no mc model: the sampler's draw count is the
+    statistic), binomial SEs."""
     observed, expected, errors, cells = [], [], [], []
     n = run.budget.n_repetitions
     for kernel in KERNELS:
@@ -270,9 +265,18 @@ def sampling_acceptance(run):
             expected.append(P.acceptance_rate)
             errors.append(math.sqrt(P.acceptance_rate * (1 - P.acceptance_rate) / proposals))
             cells.append({"kernel": kernel, "part": part, "proposals": proposals})
-    return run.agreement(theory=expected, estimate=observed, standard_error=errors,
-                         parameters=cells, quantity="acceptance rate (binomial SE)",
-                         tolerance=RELATIVE_TOLERANCE, relative=True)
+    return Measurement(estimate=observed, standard_error=errors, theory=expected, rows=cells)
+
+
+Agreement(
+    id="002.sampling.acceptance", source="002, §4 (step 3) and Appendix B",
+    quote="Secondly, the probability Pr(B) is given as follows, Pr(B) = ... = ||f|| / (c ||g||)",
+    statement="The acceptance-rejection sampler with Gaussian proposal accepts with probability "
+              "||part||/(c ||g||): the observed acceptance rates equal their theory within 5%.",
+    note="Seeded as a part of claim 002.sampling before the split (labels 'ar-<kernel>-<part>'); "
+         "binomial standard errors.",
+    model=Measured(_acceptance_rates, "acceptance rate (binomial SE)"),
+    tolerance=RELATIVE_TOLERANCE, relative=True)
 
 
 # --- Eq. (12): the total masses from a sub-Gram ---------------------------------------------------
@@ -300,15 +304,10 @@ def fig1_trials(budget, n_trials=None):
     return out, exact
 
 
-@claim("002.eq12", source="002, Eq. (12), §5.1 and Fig. 1",
-       quote="Overall, the estimated total masses stabilize around the accurate total masses and the "
-             "standard deviation decrease as #random features increases.",
-       statement="The total masses estimated by the constrained least squares of Eq. (12) on Ns = 10 "
-                 "points converge to the exact masses as M grows: the log-log slope of the error "
-                 "norm |xi_hat - xi| against M is below 0 for each kernel.",
-       note="Effect size 0.25 in slope units (half the Monte Carlo rate -0.5); the slope is a "
-            "regression over 10 independent fits at each of M = 2..1024 (t quantile of n - 2 df).")
-def eq12_convergence(run):
+def _convergence_slopes(run):
+    """Per kernel: the regression slope of log |xi_hat - xi| on log M over Fig. 1's independent
+    fits (10 at each M = 2..1024), its SE and n - 2 degrees of freedom; the details give the
+    RMSE at the ends of the M grid and the mean estimate at M = 1024 beside the exact masses."""
     trials, exact = fig1_trials(run.budget)
     slopes, errors, dof, masses = [], [], [], []
     for kernel in KERNELS:
@@ -316,19 +315,29 @@ def eq12_convergence(run):
         norms = np.array([np.linalg.norm(trials[(int(l), kernel)] - truth, axis=1) for l in FIG1_LOG2M])
         log_m = np.repeat(FIG1_LOG2M * math.log(2), norms.shape[1])
         fit = scipy.stats.linregress(log_m, np.log(norms).ravel())
-        slopes.append(fit.slope); errors.append(fit.stderr); dof.append(log_m.size - 2)
+        slopes.append(fit.slope)
+        errors.append(fit.stderr)
+        dof.append(log_m.size - 2)
         rmse = np.sqrt(np.mean(norms ** 2, axis=1))
         masses.append({"kernel": kernel, "RMSE at M = 2": rmse[0], "RMSE at M = 1024": rmse[-1],
-                       "exact": ", ".join(format_number(x) for x in truth),
-                       "mean estimate at M = 1024": ", ".join(
-                           format_number(x) for x in trials[(10, kernel)].mean(0))})
-    verdict = run.ordering(lower=slopes, upper=np.zeros(len(slopes)), standard_error=errors,
-                           parameters=[{"kernel": kernel} for kernel in KERNELS],
-                           quantity="log-log slope of the masses' error norm against M (Ns = 10, "
-                           "10 fits at each M = 2..1024)", effect_size=SLOPE_EFFECT,
-                           degrees_of_freedom=np.asarray(dof), names=("slope", "0"))
-    verdict.rows += masses
-    return verdict
+                     "exact": ", ".join(format_number(x) for x in truth),
+                     "mean estimate at M = 1024": ", ".join(format_number(x) for x in trials[(10, kernel)].mean(0))})
+    return Measurement(estimate=slopes, standard_error=errors, degrees_of_freedom=np.asarray(dof),
+                       rows=[{"kernel": kernel} for kernel in KERNELS], details=masses)
+
+
+Ordering(
+    id="002.eq12", source="002, Eq. (12), §5.1 and Fig. 1",
+    quote="Overall, the estimated total masses stabilize around the accurate total masses and the standard "
+          "deviation decrease as #random features increases.",
+    statement="The total masses estimated by the constrained least squares of Eq. (12) on Ns = 10 points "
+              "converge to the exact masses as M grows: the log-log slope of the error norm |xi_hat - xi| "
+              "against M is below 0 for each kernel.",
+    note="Effect size 0.25 in slope units (half the Monte Carlo rate -0.5); the slope is a regression over "
+         "10 independent fits at each of M = 2..1024 (t quantile of n - 2 df).",
+    lower=Measured(_convergence_slopes, "log-log slope of the masses' error norm against M (Ns = 10, 10 fits "
+                                        "at each M = 2..1024)"),
+    upper=0.0, effect_size=SLOPE_EFFECT, names=("slope", "0"))
 
 
 @claim("002.eq12.sign", source="002, Eq. (12) as printed",

@@ -33,7 +33,7 @@ from scipy.spatial.distance import cdist, pdist
 from sklearn.kernel_approximation import PolynomialCountSketch
 from threadpoolctl import threadpool_limits
 
-from varlab.claims import Paired, claim
+from varlab.claims import Agreement, Measured, Paired
 from varlab.features import GRFF, RandomMaclaurin
 from varlab.plotting import figure, finish_axes, plt
 from varlab.spectral.polynomial import PolynomialSphere
@@ -171,21 +171,21 @@ def theory_check(budget_name: str, random_state: int) -> list:
     return out
 
 
-@claim("varlab.004.fig2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij for unbiased estimators "
-                                 "(theory.polynomial, theory.signed)", derived_by_varlab=True,
-       statement="On Fig. 2's data (a seeded subset of its rows) at s = d, the mean squared relative Frobenius error "
-                 "of GRFF, GORF (mutual), GORF (separate) and Random Maclaurin over independent trials equals the sum "
-                 "of varlab's exact variances over the Gram entries (polynomial kernel a = 3, m = 1 with varlab's "
-                 "shell measure, delta-Gaussian; letter, optdigits), within 5%.")
-def fig2_theory(run):
-    cells = theory_check(run.budget.name, run.budget.random_state)
-    points = [point for point, _, _ in cells]
-    estimate_ = [squared.mean() for _, squared, _ in cells]
-    se = [squared.std(ddof=1) / math.sqrt(squared.size) for _, squared, _ in cells]
-    theory = [expected for _, _, expected in cells]
-    return run.agreement(theory=theory, estimate=estimate_, standard_error=se, parameters=points,
-                         quantity="mean squared relative Frobenius error",
-                         degrees_of_freedom=cells[0][1].size - 1, tolerance=E.THEORY_TOLERANCE, relative=True)
+def _fig2_cells(run):
+    """Fig. 2's theory cells (``theory_check``): the trials' squared relative errors against the
+    sum of varlab's exact variances over the Gram entries."""
+    return E.squared_error_measurement(theory_check(run.budget.name, run.budget.random_state))
+
+
+Agreement(
+    id="varlab.004.fig2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij for unbiased estimators "
+                                        "(theory.polynomial, theory.signed)", derived_by_varlab=True,
+    statement="On Fig. 2's data (a seeded subset of its rows) at s = d, the mean squared relative Frobenius error "
+              "of GRFF, GORF (mutual), GORF (separate) and Random Maclaurin over independent trials equals the sum "
+              "of varlab's exact variances over the Gram entries (polynomial kernel a = 3, m = 1 with varlab's "
+              "shell measure, delta-Gaussian; letter, optdigits), within 5%.",
+    model=Measured(_fig2_cells, "mean squared relative Frobenius error"), tolerance=E.THEORY_TOLERANCE,
+    relative=True)
 
 
 def _fig2_trials(run) -> dict:

@@ -12,12 +12,11 @@ gaps and the kernel are not (the Gaussian kernel is e^-12.5 at |z| = 5).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import lru_cache
 
 import numpy as np
 
-from varlab.claims import Agreement, Difference, Ordering, Simulation, claim
+from varlab.claims import Agreement, Difference, Identity, Joint, Ordering, Simulation, claim
 from varlab.features.samplers.orthogonal import _padded
 from varlab.spectral.polynomial import polynomial_kernel
 from varlab.spectral.signed import DeltaGaussian
@@ -68,12 +67,6 @@ EFFECT = 0.05
 FORMULA_ERROR = 1e-9
 
 
-def _stack(simulations, model, field, budget):
-    """``field`` of ``model``'s shared simulations, flattened d-major, then |z|, then s."""
-    return np.concatenate([np.asarray(getattr(simulations[model, d].result(budget), field)).reshape(-1)
-                           for d in DIMENSIONS])
-
-
 def _points(distances=DISTANCES):
     return [{"dimension": d, "distance": float(r), "s": int(s)} for d in DIMENSIONS for r in distances
             for s in sizes(d)]
@@ -82,10 +75,6 @@ def _points(distances=DISTANCES):
 def _grid_arrays():
     points = _points()
     return (points, *(np.array([p[name] for p in points]) for name in ("dimension", "distance", "s")))
-
-
-def _in_units(verdict, units):
-    return replace(verdict, units=units)
 
 
 # --- ORF against RFF, Gaussian kernel (004 'Theorem 5', cited from Yu et al. 2016) ----------------
@@ -129,42 +118,59 @@ Agreement(id="varlab.004.orf.variance", source="varlab, ORF variance V_1/s + P(s
           statistic="variance", tolerance=EFFECT, relative=True)
 
 
-def _could_reduce(run, *, names, exact_lower, exact_upper, lower, upper, se, points, quantity):
-    """"Orthogonal sampling could reduce the variance": varlab's exact variances put ``names[0]``
-    nowhere above ``names[1]`` by more than EFFECT of the latter, and below it by more than that
-    somewhere (exact); the simulation sees no point above by significantly more than EFFECT
-    (Ordering, not strict). All in units of the exact ``exact_upper``."""
+def _exact_reduction(names, exact_lower, exact_upper, points):
+    """The exact half of "A could reduce the variance of B" (``names``): a compute() for an
+    Identity part that holds when varlab's exact Var(A) (``exact_lower()``, an array over
+    ``points``) is nowhere above Var(B) (``exact_upper()``) by more than EFFECT of Var(B), and
+    below it by more than that somewhere."""
     a, b = names
-    excess = (exact_lower - exact_upper) / exact_upper
-    high, low = int(np.argmax(excess)), int(np.argmin(excess))
-    above = np.flatnonzero(excess > 0)
-    holds = excess[high] <= EFFECT and -excess[low] > EFFECT
-    exact = run.exact(
-        bool(holds), f"exact: Var({a}) below Var({b}) at {excess.size - above.size} of {excess.size} points, by up to "
-        f"{format_number(-excess[low])} of Var({b}) ({format_point(points[low])}); above at {above.size} points, by at "
-        f"most {format_number(excess[high])} of Var({b}) ({format_point(points[high])})",
-        tolerance=EFFECT, error=FORMULA_ERROR, units=f"fraction of Var({b})")
-    simulated = run.ordering(lower=lower / exact_upper, upper=upper / exact_upper, standard_error=se / exact_upper,
-                             parameters=points, quantity=quantity, effect_size=EFFECT, strict=False, names=names)
-    return run.combined([exact, _in_units(simulated, f"fraction of Var({b})")])
+
+    def compute():
+        upper = exact_upper()
+        excess = (exact_lower() - upper) / upper
+        high, low = int(np.argmax(excess)), int(np.argmin(excess))
+        above = np.flatnonzero(excess > 0)
+        return (bool(excess[high] <= EFFECT and -excess[low] > EFFECT),
+                f"exact: Var({a}) below Var({b}) at {excess.size - above.size} of {excess.size} points, by up to "
+                f"{format_number(-excess[low])} of Var({b}) ({format_point(points[low])}); above at {above.size} "
+                f"points, by at most {format_number(excess[high])} of Var({b}) ({format_point(points[high])})", [])
+    return compute
 
 
-@claim("004.orf.below_rff", source="004, 'Unbiased Approximation' (Methods)",
-       quote="Variance determines the whole approximation error. Orthogonal sampling could reduce the variance.",
-       statement="For the Gaussian kernel, Var(ORF) is nowhere above Var(RFF) by more than 5% of Var(RFF) and "
-                 "below it by more than that somewhere (d = 4, 16, 64; |z| in 0.5..5; s = d/2..8d): varlab's exact "
-                 "gap (004.thm5.derived) and the simulation (no point above by significantly more than 5%).",
-       note="'Could reduce', not 'reduces everywhere': the exact gap is positive at |z| = 5 (kernel e^-12.5 = "
-            "3.7e-6), by at most 3e-4 of Var(RFF).")
-def orf_below_rff(run):
-    points, d, r, s = _grid_arrays()
-    budget = run.budget
-    iid = orthogonal.orf_variance(dimension=d, distance=r, k=s) - orthogonal.variance_gap(dimension=d, distance=r, k=s)
-    se = np.hypot(_stack(RADIAL, "orf", "se_variance", budget), _stack(RADIAL, "rff_radial", "se_variance", budget))
-    return _could_reduce(run, names=("ORF", "RFF"), exact_lower=orthogonal.orf_variance(dimension=d, distance=r, k=s),
-                         exact_upper=iid, lower=_stack(RADIAL, "orf", "variance", budget),
-                         upper=_stack(RADIAL, "rff_radial", "variance", budget), se=se, points=points,
-                         quantity="Var / Var(RFF) exact")
+def could_reduce(*, names, exact_lower, exact_upper, points, lower, upper, scale):
+    """The parts of "orthogonal sampling could reduce the variance" of A against B (``names``):
+    varlab's exact variances put A nowhere above B by more than EFFECT of Var(B) and below it by
+    more than that somewhere (an Identity part), and the simulation sees no point above by
+    significantly more than EFFECT (a not-strict Ordering part of the simulations ``lower`` and
+    ``upper``, in units of ``scale``, B's exact variance). All in units of B's exact variance."""
+    units = f"fraction of Var({names[1]})"
+    return (Identity.part(compute=_exact_reduction(names, exact_lower, exact_upper, points), tolerance=EFFECT,
+                          error=FORMULA_ERROR, units=units),
+            Ordering.part(lower=lower, upper=upper, statistic="variance", effect_size=EFFECT, strict=False,
+                          scale=scale, units=units, names=names))
+
+
+def _orf_exact():
+    _, d, r, s = _grid_arrays()
+    return orthogonal.orf_variance(dimension=d, distance=r, k=s)
+
+
+def _rff_exact():
+    _, d, r, s = _grid_arrays()
+    return _orf_exact() - orthogonal.variance_gap(dimension=d, distance=r, k=s)
+
+
+Joint(
+    id="004.orf.below_rff", source="004, 'Unbiased Approximation' (Methods)",
+    quote="Variance determines the whole approximation error. Orthogonal sampling could reduce the variance.",
+    statement="For the Gaussian kernel, Var(ORF) is nowhere above Var(RFF) by more than 5% of Var(RFF) and below "
+              "it by more than that somewhere (d = 4, 16, 64; |z| in 0.5..5; s = d/2..8d): varlab's exact gap "
+              "(004.thm5.derived) and the simulation (no point above by significantly more than 5%).",
+    note="'Could reduce', not 'reduces everywhere': the exact gap is positive at |z| = 5 (kernel e^-12.5 = 3.7e-6), "
+         "by at most 3e-4 of Var(RFF).",
+    parts=could_reduce(names=("ORF", "RFF"), exact_lower=_orf_exact, exact_upper=_rff_exact, points=_points(),
+                       lower=tuple(RADIAL["orf", d] for d in DIMENSIONS),
+                       upper=tuple(RADIAL["rff_radial", d] for d in DIMENSIONS), scale=rff_variance))
 
 
 #: the seeds of the former claim 004.orf.rows_not_columns (now .rows_unbiased and .columns_biased)
@@ -288,21 +294,19 @@ Agreement(id="varlab.004.gorf.variance", source="varlab: Var = (P^2 V+ + N^2 V-)
           theory=signed_variance, statistic="variance", tolerance=EFFECT, relative=True)
 
 
-@claim("004.gorf.below_grff", source="004, 'Unbiased Approximation' (Methods), 'Variance Reduction' (b)",
-       quote="Variance determines the whole approximation error. Orthogonal sampling could reduce the variance.",
-       statement="For the delta-Gaussian kernel (a = (1, -1), sigma = (1, 10)), Var(GORF) (W, V mutually orthogonal) "
-                 "is nowhere above Var(GRFF) by more than 5% of Var(GRFF) and below it by more than that somewhere "
-                 "(d = 4, 16, 64; |z| in 0.5..5; s = d/2..8d): varlab's exact variances (004.gorf.variance) and the "
-                 "simulation (no point above by significantly more than 5%).",
-       note="'Could reduce', not 'reduces everywhere': the exact Var(GORF) is above Var(GRFF) at d = 4, |z| = 5, "
-            "by at most 0.23% of it.")
-def gorf_below_grff(run):
-    budget = run.budget
-    se = np.hypot(_stack(SIGNED, "gorf", "se_variance", budget), _stack(SIGNED, "grff", "se_variance", budget))
-    return _could_reduce(run, names=("GORF", "GRFF"), exact_lower=_signed_exact("gorf"),
-                         exact_upper=_signed_exact("grff"), lower=_stack(SIGNED, "gorf", "variance", budget),
-                         upper=_stack(SIGNED, "grff", "variance", budget), se=se, points=_points(),
-                         quantity="Var / Var(GRFF) exact")
+Joint(
+    id="004.gorf.below_grff", source="004, 'Unbiased Approximation' (Methods), 'Variance Reduction' (b)",
+    quote="Variance determines the whole approximation error. Orthogonal sampling could reduce the variance.",
+    statement="For the delta-Gaussian kernel (a = (1, -1), sigma = (1, 10)), Var(GORF) (W, V mutually orthogonal) "
+              "is nowhere above Var(GRFF) by more than 5% of Var(GRFF) and below it by more than that somewhere "
+              "(d = 4, 16, 64; |z| in 0.5..5; s = d/2..8d): varlab's exact variances (004.gorf.variance) and the "
+              "simulation (no point above by significantly more than 5%).",
+    note="'Could reduce', not 'reduces everywhere': the exact Var(GORF) is above Var(GRFF) at d = 4, |z| = 5, "
+         "by at most 0.23% of it.",
+    parts=could_reduce(names=("GORF", "GRFF"), exact_lower=lambda: _signed_exact("gorf"),
+                       exact_upper=lambda: _signed_exact("grff"), points=_points(),
+                       lower=tuple(SIGNED["gorf", d] for d in DIMENSIONS),
+                       upper=tuple(SIGNED["grff", d] for d in DIMENSIONS), scale=grff_variance))
 
 
 Ordering(id="varlab.004.gorf.mutual_vs_separate", source="varlab (beyond 004): mutual vs separate orthogonality",
@@ -369,30 +373,37 @@ Agreement(id="varlab.004.polynomial.variance",
           statistic="variance", tolerance=EFFECT, relative=True)
 
 
-@claim("varlab.004.polynomial.gorf_below_grff",
-       source="varlab, with its own finite shell measure, after 004 'Variance Reduction' figure (a)",
-       statement="For the polynomial kernel on the sphere (a = 3, m = 1) with varlab's shell measure, Var(GORF) (W, V "
-                 "mutually orthogonal, as on the slides) is nowhere above Var(GRFF) by more than 5% of Var(GRFF) and "
-                 "below it by more than that somewhere (d = 4, 16, 64; |z| = 0.5..2; s = d/2..8d): varlab's exact "
-                 "variances (004.polynomial.variance) and the simulation (no point above by significantly more "
-                 "than 5%).",
-       note="The slides' figure (a) shows the reduction for their measure, which is not finite as printed "
-            "(004.polynomial.finite_measure); this is varlab's measure, so varlab's statement.",
-       derived_by_varlab=True)
-def polynomial_gorf_below_grff(run):
-    budget = run.budget
-    points = _points(POLY_DISTANCES)
+def grff_polynomial_variance(k, dimension, distance, a, degree):
+    """Var(K_GRFF(z)) exact for the polynomial kernel on the sphere (varlab's shell measure): the
+    unit of the polynomial GORF ordering."""
+    return polynomial_variance(k, dimension, distance, a, degree, "grff_polynomial")
+
+
+def _separate_is_lower(run) -> str:
+    """varlab's GORF with each part orthogonal against GRFF, exact (reported beside the claim)."""
     iid = polynomial_variance_theory("grff_polynomial")
     separate = (polynomial_variance_theory("gorf_separate_polynomial") - iid) / iid
-    se = np.hypot(_stack(POLYNOMIAL, "gorf_polynomial", "se_variance", budget),
-                  _stack(POLYNOMIAL, "grff_polynomial", "se_variance", budget))
-    verdict = _could_reduce(run, names=("GORF", "GRFF"), exact_lower=polynomial_variance_theory("gorf_polynomial"),
-                            exact_upper=iid, lower=_stack(POLYNOMIAL, "gorf_polynomial", "variance", budget),
-                            upper=_stack(POLYNOMIAL, "grff_polynomial", "variance", budget), se=se, points=points,
-                            quantity="Var / Var(GRFF) exact")
-    return replace(verdict, reason=verdict.reason + (
-        f". varlab's GORF with each part orthogonal is lower at {int(np.sum(separate < 0))} of {separate.size} "
-        f"points (by {format_number(np.min(-separate))} to {format_number(np.max(-separate))} of Var(GRFF))"))
+    return (f"varlab's GORF with each part orthogonal is lower at {int(np.sum(separate < 0))} of {separate.size} "
+            f"points (by {format_number(np.min(-separate))} to {format_number(np.max(-separate))} of Var(GRFF))")
+
+
+Joint(
+    id="varlab.004.polynomial.gorf_below_grff",
+    source="varlab, with its own finite shell measure, after 004 'Variance Reduction' figure (a)",
+    statement="For the polynomial kernel on the sphere (a = 3, m = 1) with varlab's shell measure, Var(GORF) (W, V "
+              "mutually orthogonal, as on the slides) is nowhere above Var(GRFF) by more than 5% of Var(GRFF) and "
+              "below it by more than that somewhere (d = 4, 16, 64; |z| = 0.5..2; s = d/2..8d): varlab's exact "
+              "variances (004.polynomial.variance) and the simulation (no point above by significantly more "
+              "than 5%).",
+    note="The slides' figure (a) shows the reduction for their measure, which is not finite as printed "
+         "(004.polynomial.finite_measure); this is varlab's measure, so varlab's statement.",
+    derived_by_varlab=True,
+    parts=could_reduce(names=("GORF", "GRFF"), exact_lower=lambda: polynomial_variance_theory("gorf_polynomial"),
+                       exact_upper=lambda: polynomial_variance_theory("grff_polynomial"),
+                       points=_points(POLY_DISTANCES), lower=tuple(POLYNOMIAL["gorf_polynomial", d] for d in DIMENSIONS),
+                       upper=tuple(POLYNOMIAL["grff_polynomial", d] for d in DIMENSIONS),
+                       scale=grff_polynomial_variance),
+    remark=_separate_is_lower)
 
 
 def _finite_measure():

@@ -48,7 +48,7 @@ from sklearn.linear_model import RidgeCV
 from threadpoolctl import threadpool_limits
 
 from varlab import _random, datasets
-from varlab.claims import Paired, claim
+from varlab.claims import Agreement, Measured, Measurement, Paired
 from varlab.features import GRFF
 from varlab.features.maclaurin import RandomMaclaurin
 from varlab.plotting import figure, table_figure
@@ -265,29 +265,41 @@ Paired(id="004.table2", source="004, Table II (letter; optdigits in place of usp
 THEORY_TOLERANCE = 0.05
 
 
-@claim("varlab.004.table2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij (unbiased estimators; "
-                                   "theory.signed Formulas)", derived_by_varlab=True,
-       statement="On Table II's data the mean squared relative Frobenius error of GRFF, GORF (mutual) and "
-                 "GORF (separate) over the trials equals sum_{i != j} Var K~_ij / ||K||_F^2 with varlab's "
-                 "exact variances within 5% (both kernels, every cell).")
-def table2_theory(run):
+def squared_error_measurement(cells) -> Measurement:
+    """The mean squared relative Frobenius error over trials against its exact expectation: cells
+    of (point, squared errors of the trials, exact value), SE sd / sqrt(trials), judged with the
+    t quantile of trials - 1."""
+    squared = [np.asarray(values) for _, values, _ in cells]
+    return Measurement(estimate=[values.mean() for values in squared],
+                       standard_error=[values.std(ddof=1) / math.sqrt(values.size) for values in squared],
+                       theory=[expected for _, _, expected in cells], rows=[point for point, _, _ in cells],
+                       degrees_of_freedom=[values.size - 1 for values in squared])
+
+
+def _table2_cells(run):
+    """Table II's cells: the trials' squared relative errors of each method and s against
+    sum_{i != j} Var K~_ij / ||K||_F^2 (varlab's exact variances)."""
     results = table2(run.budget.name, run.budget.random_state)
     size = settings(run.budget.name)
-    theory, estimate, se, points = [], [], [], []
+    cells = []
     for (kname, name), cell in results.items():
         kernel = KERNELS[kname]
         X = table2_rows(name, size["n"], run.budget.random_state)
         for method in METHODS:
             for j, s in enumerate(cell["s"]):
-                squared = cell[method][:, j] ** 2
-                theory.append(theory_squared_error(kernel, method, X, s))
-                estimate.append(squared.mean())
-                se.append(squared.std(ddof=1) / math.sqrt(len(squared)))
-                points.append({"kernel": kname, "data": name, "method": method, "s": s})
-    trials = size["trials"]
-    return run.agreement(theory=theory, estimate=estimate, standard_error=se, parameters=points,
-                         quantity="mean squared relative Frobenius error", degrees_of_freedom=trials - 1,
-                         tolerance=THEORY_TOLERANCE, relative=True)
+                cells.append(({"kernel": kname, "data": name, "method": method, "s": s}, cell[method][:, j] ** 2,
+                              theory_squared_error(kernel, method, X, s)))
+    return squared_error_measurement(cells)
+
+
+Agreement(
+    id="varlab.004.table2.theory", source="varlab: E ||K - K~||_F^2 = sum_ij Var K~_ij (unbiased estimators; "
+                                          "theory.signed Formulas)", derived_by_varlab=True,
+    statement="On Table II's data the mean squared relative Frobenius error of GRFF, GORF (mutual) and GORF "
+              "(separate) over the trials equals sum_{i != j} Var K~_ij / ||K||_F^2 with varlab's exact variances "
+              "within 5% (both kernels, every cell).",
+    model=Measured(_table2_cells, "mean squared relative Frobenius error"), tolerance=THEORY_TOLERANCE,
+    relative=True)
 
 
 # --- regression (Tables III-IV analogue) -------------------------------------------------------

@@ -2,8 +2,9 @@
 three outcomes (confirmed, contradicted, inconclusive; ``varlab.testing.outcomes``).
 
 * declarations (``kinds``): :class:`Agreement`, :class:`Ordering`, :class:`Rate`,
-  :class:`Identity`, :class:`Paired`, and :func:`claim` for a check that needs code; shared
-  simulations are :class:`Simulation` objects;
+  :class:`Identity`, :class:`Paired`, :class:`Joint` (parts joined by "and"), and :func:`claim`
+  for a check with a rule of its own; shared simulations are :class:`Simulation` objects, code
+  outside the engine a :class:`Measured` source;
 * a check gets a :class:`ClaimRun` (``run``): the :class:`Budget`, seeds from the claim's id,
   cached simulations, the run's :class:`Store`, and the Verdict builders;
 * papers are found through the entry-point group ``varlab.papers`` (``registry``), a claim's
@@ -13,8 +14,8 @@ three outcomes (confirmed, contradicted, inconclusive; ``varlab.testing.outcomes
 from ..mc.stats import Z_MAX, t_threshold
 from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
 from .budget import BUDGETS, Budget, budget
-from .kinds import (Agreement, Check, Claim, Difference, Identity, Ordering, Paired, Rate,
-                    Simulation, claim)
+from .kinds import (Agreement, Check, Claim, Difference, Identity, Joint, Measured, Measurement,
+                    Ordering, Paired, Rate, Simulation, claim)
 from .registry import GROUP, claims, load, paper_of, paper_title, papers
 from .report import rewrite_report, write_report
 from .run import ClaimRun, points, seed_for, simulate_for
@@ -23,7 +24,8 @@ from .store import Store, store_for
 from .verdict import Verdict
 
 __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",
-           "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Difference", "Identity", "Ordering",
+           "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Difference", "Identity", "Joint",
+           "Measured", "Measurement", "Ordering",
            "Paired", "Rate", "Simulation", "claim", "GROUP", "claims", "load", "paper_of", "paper_title",
            "papers", "rewrite_report", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
            "run_claims", "stored_verdicts", "Store", "store_for", "Verdict"]

@@ -8,8 +8,14 @@ one registers it.
 * :class:`Rate`: a statistic falls as k^slope (a log-log slope against the expected one);
 * :class:`Identity`: an exact (symbolic or exact-number) computation;
 * :class:`Paired`: A below B over independent trials (the real-data tables);
-* :func:`claim`: a decorator for the few checks that need code of their own (they build their
+* :class:`Joint`: one statement whose parts (declarations made with ``Kind.part``) all hold,
+  e.g. an exact law and its simulation;
+* :func:`claim`: a decorator for the few checks with a rule of their own (they build their
   Verdict with the run's ``agreement`` / ``ordering`` / ``exact`` / ``combined``).
+
+What a declaration compares comes from the engine (a model name, a :class:`Simulation`, a
+:class:`Difference`) or from code outside it, a :class:`Measured` source (hashes of generated
+pairs, fits, a sampler's proposal counts) returning a :class:`Measurement`.
 
 A new agreement claim is about ten lines::
 
@@ -25,7 +31,7 @@ import inspect
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -39,8 +45,8 @@ from .registry import register
 from .run import ClaimRun, simulate_for
 from .verdict import Verdict
 
-__all__ = ["Claim", "Simulation", "Difference", "Agreement", "Ordering", "Rate", "Identity", "Paired", "Check",
-           "claim"]
+__all__ = ["Claim", "Simulation", "Difference", "Measured", "Measurement", "Agreement", "Ordering", "Rate",
+           "Identity", "Paired", "Joint", "Check", "claim"]
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,16 @@ class Simulation:
 
     ``grid`` broadcasts like ``mc.simulate``'s, or is a Cartesian product with ``product``;
     ``share`` divides the budget (an expensive model at a part of it), ``repetition_factor``
-    multiplies it (a cheap model that needs more power)."""
+    multiplies it (a cheap model that needs more power).
+
+    Examples
+    --------
+    >>> from varlab.claims import Simulation, budget
+    >>> shared = Simulation("doc.shared", "rff", "rff", k=(1, 4), grid=dict(rho=(0.0, 0.5), gamma=1.0))
+    >>> result = shared.result(budget("test"))
+    >>> result.variance.shape, result.n_repetitions
+    ((2, 2), 4000)
+    """
 
     owner: str
     label: str
@@ -85,7 +100,18 @@ class Simulation:
 class Difference:
     """The difference of two independent simulations on the same grid (``first`` minus
     ``second``, each a :class:`Simulation`): its statistics are the differences and its standard
-    errors their root sum of squares; e.g. Var(ORF) - Var(RFF) against a formula for the gap."""
+    errors their root sum of squares; e.g. Var(ORF) - Var(RFF) against a formula for the gap.
+
+    Examples
+    --------
+    >>> from varlab.claims import Difference, Simulation, budget
+    >>> grid = dict(rho=0.5, gamma=1.0)
+    >>> gap = Difference(Simulation("doc.gap", "a", "rff", (1,), grid),
+    ...                  Simulation("doc.gap", "b", "rff_no_phase", (1,), grid))
+    >>> result = gap.result(budget("test"))
+    >>> bool(result.variance[0, 0] > 0), bool(result.se_variance[0, 0] > 0)
+    (True, True)
+    """
 
     first: Simulation
     second: Simulation
@@ -118,15 +144,77 @@ class _DifferenceResult:
         raise AttributeError(name)
 
 
-def _sources(claim, source, label: str, k, grid, product: bool, share: int) -> tuple:
-    """The simulations a declaration reads: a model name (simulated for this claim), a
-    Simulation, a Difference, or a tuple of those (their points concatenated)."""
+@dataclass(frozen=True)
+class Measurement:
+    """Values measured outside the engine, one entry per point: ``estimate`` and its
+    ``standard_error``, the point's ``rows`` (dicts), the ``theory`` at each point when the
+    measurement computes it (e.g. GMM(u, v) of generated pairs), ``degrees_of_freedom`` when the
+    standard errors come from few independent units (judged with the t quantile), a
+    ``remark`` appended to the verdict's reason and ``details``, rows appended to the verdict's
+    per-point rows (what the points rest on, not points themselves).
+
+    Examples
+    --------
+    >>> from varlab.claims import Measurement
+    >>> m = Measurement(estimate=[0.49, 0.51], standard_error=[0.01, 0.01], theory=[0.5, 0.5],
+    ...                 rows=[{"coin": 1}, {"coin": 2}])
+    >>> len(m.rows), m.degrees_of_freedom
+    (2, None)
+    """
+
+    estimate: Sequence
+    standard_error: Sequence
+    rows: Sequence
+    theory: Sequence | None = None
+    degrees_of_freedom: Sequence | None = None
+    remark: str = ""
+    details: Sequence = ()
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A source measured by code: ``function(run) -> Measurement``, seeded from the run
+    (``run.seed(label)``) at its budget; ``quantity`` names what it measures.
+
+    Examples
+    --------
+    A fair coin's heads rate over the budget's flips, as an Agreement with 1/2:
+
+    >>> import numpy as np
+    >>> from varlab.claims import Agreement, Budget, Measured, Measurement
+    >>> def flips(run):
+    ...     n = run.budget.n_repetitions
+    ...     rate = np.random.default_rng(run.seed("flips")).binomial(n, 0.5) / n
+    ...     return Measurement(estimate=[rate], standard_error=[0.5 / np.sqrt(n)], theory=[0.5],
+    ...                        rows=[{"flips": n}])
+    >>> coin = Agreement(id="doc.coin", source="a coin", quote="heads half the time",
+    ...                  statement="The heads rate is 1/2 within 0.01.",
+    ...                  model=Measured(flips, "heads rate"), tolerance=0.01, relative=False)
+    >>> coin.run(Budget("doc", 1_000_000)).outcome
+    'confirmed'
+    """
+
+    function: Callable
+    quantity: str
+
+    def measure(self, run) -> Measurement:
+        """The Measurement at ``run``'s budget."""
+        measurement = self.function(run)
+        if not isinstance(measurement, Measurement):
+            raise TypeError(f"claim {run.claim.id}: a Measured function returns a Measurement, got "
+                            f"{type(measurement).__name__}")
+        return measurement
+
+
+def _sources(owner: str, source, label: str, k, grid, product: bool, share: int) -> tuple:
+    """The simulations a declaration reads: a model name (simulated for the claim ``owner``),
+    a Simulation, a Difference, or a tuple of those (their points concatenated)."""
     if isinstance(source, (tuple, list)):
         return tuple(item for part in source
-                     for item in _sources(claim, part, label, k, grid, product, share))
+                     for item in _sources(owner, part, label, k, grid, product, share))
     if isinstance(source, (Simulation, Difference)):
         return (source,)
-    return (Simulation(claim.id, label, source, tuple(k), grid, product, share),)
+    return (Simulation(owner, label, source, tuple(k), grid, product, share),)
 
 
 def _labelled(result, p: int, k, model: bool) -> list[dict]:
@@ -186,7 +274,7 @@ def _positive(unit, claim) -> np.ndarray:
 
 
 def _is_source(side) -> bool:
-    return isinstance(side, (str, Simulation, Difference, tuple, list))
+    return isinstance(side, (str, Simulation, Difference, Measured, tuple, list))
 
 
 def _name(function) -> str:
@@ -198,7 +286,18 @@ def _name(function) -> str:
 class Claim(ABC):
     """A paper's statement and its check. ``quote``: the paper's words ("" with
     ``derived_by_varlab``); ``statement``: what varlab tests; ``note``: where the test is
-    stronger or weaker than the words, one line."""
+    stronger or weaker than the words, one line.
+
+    Examples
+    --------
+    Every kind is a Claim; ``paper`` comes from the id:
+
+    >>> from varlab.claims import Claim, Identity
+    >>> one = Identity(id="varlab.smith2026.one", source="arithmetic", derived_by_varlab=True,
+    ...                statement="1 = 1", compute=lambda: (True, "exact", []))
+    >>> isinstance(one, Claim), one.paper
+    (True, 'smith2026')
+    """
 
     id: str
     source: str
@@ -207,14 +306,31 @@ class Claim(ABC):
     note: str = ""
     derived_by_varlab: bool = False
     origin: str = field(default="", compare=False, repr=False)
+    registered: bool = field(default=True, compare=False, repr=False)
 
     def __post_init__(self):
+        if not self.registered:
+            return
         if not self.quote and not self.derived_by_varlab:
             raise ValueError(f"claim {self.id!r}: quote the paper's words, or declare "
                              f"derived_by_varlab=True for varlab's own statement")
         if not self.origin:
             object.__setattr__(self, "origin", _caller_module())
         register(self)
+
+    @classmethod
+    def part(cls, **fields) -> "Claim":
+        """A declaration of this kind that is a part of a :class:`Joint`: not registered, and
+        without words of its own (its verdict carries the joint claim's id and words, its seeds
+        come from the joint claim's id).
+
+        Examples
+        --------
+        >>> from varlab.claims import Identity
+        >>> Identity.part(compute=lambda: (True, "", [])).registered
+        False
+        """
+        return cls(id="", source="", statement="", registered=False, **fields)
 
     @property
     def paper(self) -> str:
@@ -263,18 +379,24 @@ def _check_statistic(statistic: str) -> None:
 
 @dataclass(frozen=True, kw_only=True)
 class _OverGrid(Claim, ABC):
-    """What the simulated kinds share: the statistic judged, and the k grid and parameter grid
-    of the models they simulate for themselves (``product``: every combination; ``share``: a
-    part of the budget)."""
+    """What the simulated kinds share: the statistic judged (none for a Measured source, which
+    names its own quantity), and the k grid and parameter grid of the models they simulate for
+    themselves (``product``: every combination; ``share``: a part of the budget)."""
 
-    statistic: str
+    statistic: str = ""
     k: tuple = ()
     grid: Mapping = field(default_factory=dict)
     product: bool = False
     share: int = 1
 
     def __post_init__(self):
-        _check_statistic(self.statistic)
+        measured = any(isinstance(getattr(self, name, None), Measured)
+                       for name in ("model", "lower", "upper"))
+        if measured and self.statistic:
+            raise ValueError(f"claim {self.id}: a Measured source names its own quantity; give no "
+                             f"statistic")
+        if not measured:
+            _check_statistic(self.statistic)
         super().__post_init__()
 
 
@@ -284,29 +406,53 @@ class Agreement(_OverGrid):
 
     ``model``: a model name (simulated for this claim over ``grid`` and ``k``), a shared
     :class:`Simulation`, a :class:`Difference`, or a tuple of these (their points
-    concatenated; with shared simulations, ``k`` selects the k values judged). ``theory``: a
-    Formula or ``theory(k, **point)`` (the convention of ``varlab.testing.check_agreement``; a
-    callable also gets the simulation's options that it names, e.g. ``kernel``, and ``model``).
-    ``tolerance``: relative to |theory| if ``relative``, else in the statistic's units, or, with
-    ``scale`` (a theory of the same form, e.g. V_MC), in units of ``scale``: estimate, standard
-    error and theory are divided by it before deciding (``relative`` must then be False)."""
+    concatenated; with shared simulations, ``k`` selects the k values judged); or a
+    :class:`Measured` source, whose Measurement carries its theory (``theory`` and
+    ``statistic`` stay unset). ``theory``: a Formula or ``theory(k, **point)``
+    (the convention of ``varlab.testing.check_agreement``; a callable also gets the
+    simulation's options that it names, e.g. ``kernel``, and ``model``). ``tolerance``:
+    relative to |theory| if ``relative``, else in the statistic's units, or, with ``scale`` (a
+    theory of the same form, e.g. V_MC), in units of ``scale``: estimate, standard error and
+    theory are divided by it before deciding (``relative`` must then be False); ``units`` names
+    them in the verdict.
+
+    Examples
+    --------
+    >>> from varlab.claims import Agreement, Budget
+    >>> from varlab.theory import rff
+    >>> def variance(k, rho, gamma):
+    ...     return rff.variance(rho=rho, gamma=gamma) / k
+    >>> claim = Agreement(id="doc.rff.variance", source="000, Thm 2, Eq. (18)", quote="Var = V/k",
+    ...                   statement="The RFF variance is V/k within 5%.", model="rff",
+    ...                   theory=variance, statistic="variance", k=(1, 4),
+    ...                   grid=dict(rho=(0.0, 0.5), gamma=1.0), tolerance=0.05)
+    >>> verdict = claim.run(Budget("doc", 20_000))
+    >>> verdict.outcome, verdict.resolution <= verdict.tolerance
+    ('confirmed', True)
+    """
 
     model: object
-    theory: Callable
+    theory: Callable | None = None
     tolerance: float
     relative: bool = True
     label: str = ""
     scale: Callable | None = None
+    units: str = ""
 
     def __post_init__(self):
         if self.scale is not None and self.relative:
             raise ValueError(f"claim {self.id}: a scale states the tolerance's units; pass "
                              f"relative=False with it")
+        if (self.theory is None) != isinstance(self.model, Measured):
+            raise ValueError(f"claim {self.id}: give a theory, except for a Measured model (its "
+                             f"Measurement carries the theory)")
         super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
-        sources = _sources(self, self.model, self.label or self.statistic, self.k, self.grid,
-                           self.product, self.share)
+        if isinstance(self.model, Measured):
+            return _measured_agreement(self, run)
+        sources = _sources(run.claim.id, self.model, self.label or self.statistic, self.k,
+                           self.grid, self.product, self.share)
         shared = not isinstance(self.model, str)
         functions = (self.theory,) + (() if self.scale is None else (self.scale,))
         estimate, error, rows, values = _read(sources, run.budget, self.statistic,
@@ -317,7 +463,30 @@ class Agreement(_OverGrid):
             "" if self.scale is None else f", in units of {_name(self.scale)}")
         return run.agreement(theory=theory / unit, estimate=estimate / unit,
                              standard_error=error / unit, parameters=rows, quantity=quantity,
-                             tolerance=self.tolerance, relative=self.relative)
+                             tolerance=self.tolerance, relative=self.relative,
+                             units=self.units or None)
+
+
+def _measured_agreement(claim: Agreement, run: ClaimRun) -> Verdict:
+    """An Agreement over a Measured source: the measurement against its own theory."""
+    measurement = claim.model.measure(run)
+    if measurement.theory is None:
+        raise ValueError(f"claim {run.claim.id}: the Measurement of an Agreement carries its theory")
+    verdict = run.agreement(theory=measurement.theory, estimate=measurement.estimate,
+                            standard_error=measurement.standard_error,
+                            parameters=list(measurement.rows), quantity=claim.model.quantity,
+                            tolerance=claim.tolerance, relative=claim.relative,
+                            degrees_of_freedom=measurement.degrees_of_freedom,
+                            units=claim.units or None)
+    return _remarked(verdict, measurement.remark, measurement.details)
+
+
+def _remarked(verdict: Verdict, remark: str, details=()) -> Verdict:
+    """``verdict`` with ``remark`` appended to its reason and ``details`` to its rows."""
+    if remark:
+        verdict.reason += f"; {remark}"
+    verdict.rows += [dict(row) for row in details]
+    return verdict
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -325,23 +494,51 @@ class Ordering(_OverGrid):
     """``statistic`` of ``lower`` is below that of ``upper`` at every point and k: each a model
     name simulated independently over the grid, or (as for :class:`Agreement`) a shared
     :class:`Simulation`, a :class:`Difference` or a tuple of these, on matching grids; or one
-    side exact, a theory (Formula or ``f(k, **point)``) evaluated at the other side's points.
-    ``effect_size``: the violation the statement cares about, in the statistic's units (with
-    ``scale``, a theory, both sides and the effect size are in its units); ``strict``: "below"
-    (seen below everywhere) or, if False, "not above by more than the effect size"."""
+    side exact, a theory (Formula or ``f(k, **point)``, or a number) evaluated at the other
+    side's points; or a :class:`Measured` side (its standard errors and degrees of freedom,
+    against an exact side). ``effect_size``: the violation the statement cares about, in the
+    statistic's units (with ``scale``, a theory, both sides and the effect size are in its
+    units, which ``units`` names); ``strict``: "below" (seen below everywhere) or, if False,
+    "not above by more than the effect size"; ``names``: the sides' names in the verdict
+    (default: the models').
+
+    Examples
+    --------
+    Features without a phase have a lower variance than random-phase ones:
+
+    >>> from varlab.claims import Budget, Ordering
+    >>> lower = Ordering(id="doc.no_phase.below", source="varlab", derived_by_varlab=True,
+    ...                  statement="Var(no phase) < Var(random phase)", lower="rff_no_phase",
+    ...                  upper="rff", statistic="variance", effect_size=0.1, k=(1, 8),
+    ...                  grid=dict(rho=0.5, gamma=1.0))
+    >>> lower.run(Budget("doc", 20_000)).outcome
+    'confirmed'
+    """
 
     lower: object
     upper: object
     effect_size: float
     strict: bool = True
     scale: Callable | None = None
+    units: str = ""
+    names: tuple = ()
 
     def check(self, run: ClaimRun) -> Verdict:
-        sides = []
+        sides, remarks, details, dof = [], [], [], None
         for side, tag in ((self.lower, "A"), (self.upper, "B")):
-            if _is_source(side):
-                sources = _sources(self, side, f"{tag}:{side}", self.k, self.grid, self.product,
-                                   self.share)
+            if isinstance(side, Measured):
+                if self.scale is not None:
+                    raise ValueError(f"claim {run.claim.id}: a Measured side is in its own units "
+                                     f"(no scale)")
+                m = side.measure(run)
+                sides.append((np.asarray(m.estimate, float), np.asarray(m.standard_error, float),
+                              list(m.rows), None, side.quantity))
+                remarks.append(m.remark)
+                details += list(m.details)
+                dof = m.degrees_of_freedom
+            elif _is_source(side):
+                sources = _sources(run.claim.id, side, f"{tag}:{side}", self.k, self.grid,
+                                   self.product, self.share)
                 extra = () if self.scale is None else (self.scale,)
                 selected = () if isinstance(side, str) else self.k
                 value, error, rows, scale = _read(sources, run.budget, self.statistic, selected,
@@ -351,29 +548,39 @@ class Ordering(_OverGrid):
             else:
                 sides.append(side)
         if not any(isinstance(side, tuple) for side in sides):
-            raise ValueError(f"claim {self.id}: at least one side must be simulated")
+            raise ValueError(f"claim {run.claim.id}: at least one side must be simulated or "
+                             f"measured")
         simulated = next(side for side in sides if isinstance(side, tuple))
         rows = simulated[2]
         for index, side in enumerate(sides):           # an exact side: a formula at the rows
             if not isinstance(side, tuple):
-                values = np.array([theory_values(side, np.array([row["k"]]), _theory_point(
-                    side, {}, {key: value for key, value in row.items() if key != "k"}))[0]
-                    for row in rows])
+                values = _exact_side(side, rows)
                 sides[index] = (values, np.zeros_like(values), rows, simulated[3],
                                 f"{_name(side)} (exact)")
         (a, se_a, rows_a, scale, name_a), (b, se_b, rows_b, _, name_b) = sides
         if len(rows_a) != len(rows_b):
-            raise ValueError(f"claim {self.id}: A and B are simulated on different grids "
+            raise ValueError(f"claim {run.claim.id}: A and B are simulated on different grids "
                              f"({len(rows_a)} and {len(rows_b)} points)")
         rows = [{**row_a, **{f"{key} (B)": value for key, value in row_b.items()
                              if row_a.get(key) != value}} for row_a, row_b in zip(rows_a, rows_b)]
         unit = _positive(scale[0], self) if scale else 1.0
         quantity = self.statistic + ("" if self.scale is None else
-                                     f", in units of {_name(self.scale)}")
-        return run.ordering(lower=a / unit, upper=b / unit,
-                            standard_error=np.hypot(se_a, se_b) / unit, parameters=rows,
-                            quantity=quantity, effect_size=self.effect_size, strict=self.strict,
-                            names=(name_a, name_b))
+                                     f", in units of {_name(self.scale)}") or simulated[4]
+        verdict = run.ordering(lower=a / unit, upper=b / unit,
+                               standard_error=np.hypot(se_a, se_b) / unit, parameters=rows,
+                               quantity=quantity, effect_size=self.effect_size,
+                               strict=self.strict, names=self.names or (name_a, name_b),
+                               degrees_of_freedom=dof, units=self.units or None)
+        return _remarked(verdict, "; ".join(remark for remark in remarks if remark), details)
+
+
+def _exact_side(side, rows) -> np.ndarray:
+    """An exact side of an Ordering at the other side's rows: a number, or a theory evaluated
+    at each row's k and parameters."""
+    if isinstance(side, (int, float)):
+        return np.full(len(rows), float(side))
+    return np.array([theory_values(side, np.array([row["k"]]), _theory_point(
+        side, {}, {key: value for key, value in row.items() if key != "k"}))[0] for row in rows])
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -382,14 +589,25 @@ class Rate(_OverGrid):
     the weighted least-squares slope of log(statistic) on log(k) (weights from the standard
     errors, delta method) equals ``slope`` within ``tolerance`` (absolute, in slope units). The
     model must draw afresh for every k (``prefix = False``): the slope's standard error assumes
-    independent errors across k."""
+    independent errors across k.
+
+    Examples
+    --------
+    >>> from varlab.claims import Budget, Rate
+    >>> rate = Rate(id="doc.mm.rate", source="003, Cor. 2", quote="V_MM ~ 1/m",
+    ...             statement="The variance of E_MM falls as 1/m.", model="mm_moment_matching",
+    ...             statistic="variance", slope=-1.0, tolerance=0.1, k=(256, 512, 1024),
+    ...             grid=dict(dimension=1, scaled_distance=0.5))
+    >>> rate.run(Budget("doc", 2_000)).method
+    'simulation'
+    """
 
     model: object
     slope: float
     tolerance: float
 
     def check(self, run: ClaimRun) -> Verdict:
-        (source,) = _sources(self, self.model, f"rate:{self.statistic}", self.k, self.grid,
+        (source,) = _sources(run.claim.id, self.model, f"rate:{self.statistic}", self.k, self.grid,
                              self.product, self.share)
         result = source.result(run.budget)
         if getattr(mc.model_class(result.model), "prefix", True):
@@ -420,7 +638,21 @@ class Rate(_OverGrid):
 class Identity(Claim):
     """An exact computation: ``compute()`` returns (holds, reason, rows) — sympy's
     ``simplify(a - b) == 0``, exact rationals, or floating point within a bound (then give
-    ``error`` <= ``tolerance``, in ``units``)."""
+    ``error`` <= ``tolerance``, in ``units``).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.claims import Identity
+    >>> x = sympy.Symbol("x")
+    >>> double_angle = Identity(
+    ...     id="doc.double_angle", source="trigonometry", quote="cos 2x = 2 cos^2 x - 1",
+    ...     statement="cos(2x) - (2 cos(x)^2 - 1) simplifies to 0 (sympy).",
+    ...     compute=lambda: (sympy.simplify(sympy.cos(2 * x) - 2 * sympy.cos(x) ** 2 + 1) == 0,
+    ...                      "sympy", []))
+    >>> double_angle.run("test").outcome
+    'confirmed'
+    """
 
     compute: Callable
     tolerance: float = 0.0
@@ -438,7 +670,20 @@ class Paired(Claim):
     """A below B over independent trials: ``trials(run)`` returns {cell label: (A values,
     B values)}, one value per trial; at each cell the mean of B - A and its standard error
     sd / sqrt(n) are judged with the t quantile of n - 1 degrees of freedom (``strict`` and
-    ``effect_size`` as for :class:`Ordering`, in the values' units)."""
+    ``effect_size`` as for :class:`Ordering`, in the values' units).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.claims import Paired
+    >>> errors = np.random.default_rng(0).normal(0.20, 0.01, size=(2, 20))
+    >>> paired = Paired(id="doc.paired", source="a table", quote="B beats A",
+    ...                 statement="The error of A is below that of B by 0.05 on every split.",
+    ...                 trials=lambda run: {"split": (errors[0], errors[1] + 0.05)},
+    ...                 effect_size=0.03, quantity="test error")
+    >>> paired.run("test").outcome
+    'confirmed'
+    """
 
     trials: Callable
     effect_size: float
@@ -469,8 +714,56 @@ class Paired(Claim):
 
 
 @dataclass(frozen=True, kw_only=True)
+class Joint(Claim):
+    """One statement joining parts with "and" (e.g. an exact law and its simulation): each part
+    a declaration made with ``Kind.part(...)``, checked with this claim's run (seeds from its id);
+    the verdict is contradicted if one part is, else inconclusive if one is, else confirmed
+    (``ClaimRun.combined``). ``remark(run) -> str``, if given, is appended to the reason.
+
+    Examples
+    --------
+    An exact law and its simulation, one statement:
+
+    >>> from varlab.claims import Agreement, Budget, Identity, Joint
+    >>> from varlab.theory import rff
+    >>> def variance(k, rho, gamma):
+    ...     return rff.variance(rho=rho, gamma=gamma) / k
+    >>> law = Identity.part(compute=lambda: (bool(rff.variance(rho=1.0, gamma=1.0) == 0.5),
+    ...                                      "V = 1/2 at rho = 1", []))
+    >>> simulated = Agreement.part(model="rff", theory=variance, statistic="variance", k=(1,),
+    ...                            grid=dict(rho=0.5, gamma=1.0), tolerance=0.05)
+    >>> joint = Joint(id="doc.joint", source="000, Thm 2", quote="V = ...",
+    ...               statement="V = 1/2 at rho = 1, and the simulated variance is V.",
+    ...               parts=(law, simulated))
+    >>> joint.run(Budget("doc", 20_000)).outcome
+    'confirmed'
+    """
+
+    parts: tuple
+    remark: Callable | None = None
+
+    def __post_init__(self):
+        if not self.parts or any(part.registered for part in self.parts):
+            raise ValueError(f"claim {self.id}: a Joint needs parts made with Kind.part(...)")
+        super().__post_init__()
+
+    def check(self, run: ClaimRun) -> Verdict:
+        verdict = run.combined([part.check(run) for part in self.parts])
+        return _remarked(verdict, self.remark(run) if self.remark else "")
+
+
+@dataclass(frozen=True, kw_only=True)
 class Check(Claim):
-    """A claim whose check is code (``function(run) -> Verdict``); see :func:`claim`."""
+    """A claim whose check is code (``function(run) -> Verdict``); see :func:`claim`.
+
+    Examples
+    --------
+    >>> from varlab.claims import Check
+    >>> check = Check(id="doc.check", source="s", quote="q", statement="always holds",
+    ...               function=lambda run: run.exact(True, "by construction"))
+    >>> check.run("test").outcome
+    'confirmed'
+    """
 
     function: Callable
 
@@ -480,7 +773,17 @@ class Check(Claim):
 
 def claim(claim_id: str, *, source: str, statement: str, quote: str = "", note: str = "",
           derived_by_varlab: bool = False):
-    """Decorator: declare the claim ``claim_id`` checked by the decorated ``function(run)``."""
+    """Decorator: declare the claim ``claim_id`` checked by the decorated ``function(run)``.
+
+    Examples
+    --------
+    >>> from varlab.claims import claim
+    >>> @claim("doc.decorated", source="s", quote="q", statement="holds")
+    ... def decorated(run):
+    ...     return run.exact(True, "by construction")
+    >>> callable(decorated)
+    True
+    """
     def register_check(function):
         Check(id=claim_id, source=source, quote=quote, statement=statement, note=note,
               derived_by_varlab=derived_by_varlab, function=function, origin=function.__module__)

@@ -24,7 +24,15 @@ _SIMULATIONS: dict = {}
 
 def seed_for(claim_id: str, budget: Budget, label: str = "") -> np.random.SeedSequence:
     """A SeedSequence from the budget's random_state, the claim's id and ``label`` (stable hashes
-    of the strings; no hand-picked salts)."""
+    of the strings; no hand-picked salts).
+
+    Examples
+    --------
+    >>> from varlab.claims import budget, seed_for
+    >>> seed = seed_for("000.thm1", budget("test"), "pairs")
+    >>> seed.entropy == seed_for("000.thm1", budget("test"), "pairs").entropy
+    True
+    """
     return np.random.SeedSequence([budget.random_state, _random.stable_hash(claim_id),
                                    _random.stable_hash(label)])
 
@@ -33,7 +41,15 @@ def simulate_for(claim_id: str, budget: Budget, model, *, label: str = "",
                  repetition_factor: int = 1, **arguments):
     """``mc.simulate`` of ``model`` at ``budget`` (x ``repetition_factor``), seeded by
     ``seed_for(claim_id, budget, label)``; cached in-process, so that claims and figures that
-    ask for the same simulation share it."""
+    ask for the same simulation share it.
+
+    Examples
+    --------
+    >>> from varlab.claims import budget, simulate_for
+    >>> result = simulate_for("doc.simulate", budget("test"), "rff", k=[1, 4], rho=0.5, gamma=1.0)
+    >>> result is simulate_for("doc.simulate", budget("test"), "rff", k=[1, 4], rho=0.5, gamma=1.0)
+    True
+    """
     from .. import mc
 
     key = (claim_id, budget.name, budget.n_repetitions, budget.random_state, label,
@@ -49,7 +65,15 @@ def simulate_for(claim_id: str, budget: Budget, model, *, label: str = "",
 
 def points(result, k=None) -> list[dict]:
     """One dict per (point, k) of a SimulationResult, in the engine's (point, k) order: the
-    point's declared parameters and k (``k``: the k values, default the result's)."""
+    point's declared parameters and k (``k``: the k values, default the result's).
+
+    Examples
+    --------
+    >>> from varlab.claims import budget, points, simulate_for
+    >>> result = simulate_for("doc.points", budget("test"), "rff", k=[1, 4], rho=(0.0, 0.5), gamma=1.0)
+    >>> points(result)[:2]
+    [{'rho': 0.0, 'gamma': 1.0, 'k': 1}, {'rho': 0.0, 'gamma': 1.0, 'k': 4}]
+    """
     k = result.k if k is None else k
     return [{**result.point(p), "k": int(kk)} for p in range(result.n_points) for kk in k]
 
@@ -109,7 +133,21 @@ def _per_point(arrays: dict, parameters, degrees_of_freedom) -> list:
 
 
 class ClaimRun:
-    """What a check gets (see the module docstring)."""
+    """What a check gets (see the module docstring).
+
+    Examples
+    --------
+    A check written as code builds its Verdict with the run's builders:
+
+    >>> from varlab.claims import Budget, ClaimRun, Identity
+    >>> claim = Identity(id="doc.run", source="s", quote="q", statement="s",
+    ...                  compute=lambda: (True, "", []))
+    >>> run = ClaimRun(claim, Budget("doc", 1_000))
+    >>> verdict = run.agreement(theory=[1.0, 2.0], estimate=[1.01, 1.98], standard_error=[0.01, 0.01],
+    ...                         parameters=[{"x": 1}, {"x": 2}], quantity="f(x)", tolerance=0.1)
+    >>> verdict.outcome, verdict.id
+    ('confirmed', 'doc.run')
+    """
 
     def __init__(self, claim, budget: Budget):
         self.claim = claim
@@ -146,11 +184,11 @@ class ClaimRun:
 
     def agreement(self, *, theory, estimate, standard_error, parameters: Sequence[dict],
                   quantity: str, tolerance: float, relative: bool = False,
-                  degrees_of_freedom=None) -> Verdict:
+                  degrees_of_freedom=None, units: str | None = None) -> Verdict:
         """"estimate equals theory" at every point, decided by ``decide_agreement``: threshold
         ``Z_MAX`` (or the t quantile of ``degrees_of_freedom`` per point, for an SE from few
         independent units); ``tolerance`` relative to |theory| if ``relative``, else in the
-        quantity's units."""
+        quantity's units (``units`` names them; default "relative" or "absolute")."""
         theory, estimate, standard_error, threshold = _per_point(
             dict(theory=theory, estimate=estimate, standard_error=standard_error), parameters,
             degrees_of_freedom)
@@ -164,14 +202,15 @@ class ClaimRun:
         return self.verdict(decision.outcome, reason,
                             method="simulation" if degrees_of_freedom is None else "trials",
                             resolution=decision.resolution, tolerance=tolerance,
-                            units="relative" if relative else "absolute", rows=rows,
+                            units=units or ("relative" if relative else "absolute"), rows=rows,
                             budget_factor=decision.budget_factor)
 
     def ordering(self, *, lower, upper, standard_error, parameters: Sequence[dict],
                  quantity: str, effect_size: float, strict: bool = True,
-                 degrees_of_freedom=None, names=("A", "B")) -> Verdict:
+                 degrees_of_freedom=None, names=("A", "B"), units: str | None = None) -> Verdict:
         """"lower < upper" at every point (``standard_error``: that of upper - lower), decided by
-        ``decide_ordering`` with ``effect_size`` in the quantity's units."""
+        ``decide_ordering`` with ``effect_size`` in the quantity's units (``units`` names them;
+        default "absolute")."""
         lower, upper, standard_error, threshold = _per_point(
             dict(lower=lower, upper=upper, standard_error=standard_error), parameters,
             degrees_of_freedom)
@@ -187,7 +226,8 @@ class ClaimRun:
         return self.verdict(decision.outcome, reason,
                             method="simulation" if degrees_of_freedom is None else "trials",
                             resolution=decision.resolution, tolerance=effect_size,
-                            units="absolute", rows=rows, budget_factor=decision.budget_factor)
+                            units=units or "absolute", rows=rows,
+                            budget_factor=decision.budget_factor)
 
     def exact(self, holds: bool, reason: str, *, rows: Sequence[dict] = (),
               tolerance: float = 0.0, error: float = 0.0, units: str = "exact") -> Verdict:
