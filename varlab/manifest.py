@@ -60,7 +60,22 @@ def _versions() -> dict:
 def write(directory, *, run: dict, files=None) -> Path:
     """Write ``directory/manifest.json`` for the files now in ``directory``; with ``files`` (names
     relative to ``directory``), update only their entries and record ``run`` as the partial run
-    that wrote them (a directory without a manifest gets a full one)."""
+    that wrote them (a directory without a manifest gets a full one).
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> from pathlib import Path
+    >>> from varlab import manifest
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = (Path(folder) / "fig1.png").write_bytes(b"png")
+    ...     path = manifest.write(folder, run={"command": "varlab figures", "budget": "test"})
+    ...     recorded = json.loads(path.read_text())
+    >>> path.name, sorted(recorded), list(recorded["files"])
+    ('manifest.json', ['files', 'run', 'versions'], ['fig1.png'])
+    >>> recorded["files"]["fig1.png"][:12]                 # its SHA-256
+    '8f8cbb7dcf46'
+    """
     directory = Path(directory)
     path = directory / MANIFEST
     if files is None or not path.exists():
@@ -82,7 +97,23 @@ def write(directory, *, run: dict, files=None) -> Path:
 
 
 def read(directory) -> dict:
-    """The manifest of ``directory`` (ValueError if it has none or it is not a varlab manifest)."""
+    """The manifest of ``directory`` (ValueError if it has none or it is not a varlab manifest).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from varlab import manifest
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     _ = manifest.write(folder, run={"command": "varlab check"})    # an empty directory
+    ...     recorded = manifest.read(folder)
+    >>> recorded["run"], recorded["files"], sorted(recorded["versions"])[:3]
+    ({'command': 'varlab check'}, {}, ['machine', 'numpy', 'platform'])
+    >>> with tempfile.TemporaryDirectory() as empty:
+    ...     manifest.read(empty)                            # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: verify: ... has no manifest.json
+    """
     path = Path(directory) / MANIFEST
     if not path.exists():
         raise ValueError(f"verify: {directory} has no {MANIFEST}")
@@ -96,7 +127,25 @@ def read(directory) -> dict:
 
 def verify(directory) -> list[str]:
     """Differences between ``directory`` and its manifest: changed, missing and unlisted files
-    (an empty list when everything matches)."""
+    (an empty list when everything matches).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from varlab import manifest
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     folder = Path(folder)
+    ...     _ = (folder / "a.txt").write_text("a"), (folder / "b.txt").write_text("b")
+    ...     _ = manifest.write(folder, run={"command": "all"})
+    ...     print(manifest.verify(folder))
+    ...     _ = (folder / "a.txt").write_text("A")
+    ...     (folder / "b.txt").unlink()
+    ...     _ = (folder / "c.txt").write_text("c")
+    ...     print(manifest.verify(folder))
+    []
+    ['changed: a.txt', 'missing: b.txt', 'not in the manifest: c.txt']
+    """
     directory = Path(directory)
     recorded = read(directory)["files"]
     current = _files(directory)

@@ -29,7 +29,27 @@ __all__ = ["Figure", "figure", "figures", "get_figure", "plt", "finish_axes", "s
 @dataclass(frozen=True)
 class Figure:
     """A registered figure recipe: ``build(budget)`` returns a matplotlib Figure; ``caption`` is the
-    first paragraph of its docstring; ``per_point(budget)`` says what one point of it averages over."""
+    first paragraph of its docstring; ``per_point(budget)`` says what one point of it averages over.
+
+    Examples
+    --------
+    >>> from varlab.claims import budget
+    >>> from varlab.plotting import Figure, plt
+    >>> def build(budget):
+    ...     fig, ax = plt.subplots()
+    ...     ax.plot([1, 10, 100], [1.0, 0.1, 0.01])
+    ...     return fig
+    >>> build.__doc__ = "Variance against k.  Details follow."
+    >>> recipe = Figure("doc_line", "doc", "an example", build, repetitions=lambda budget: "3 trials")
+    >>> recipe.caption, recipe.per_point(budget("test"))
+    ('Variance against k. Details follow.', '3 trials')
+    >>> Figure("doc_line", "doc", "an example", build).per_point(budget("test"))
+    '4,000 repetitions'
+    >>> fig = recipe.build(budget("test"))
+    >>> len(fig.axes)
+    1
+    >>> plt.close(fig)
+    """
 
     id: str
     paper: str
@@ -59,7 +79,23 @@ def figure(figure_id: str, *, source: str, simulates: bool = True, repetitions: 
     the paper figure it regenerates; ``simulates`` says whether the budget matters;
     ``repetitions(budget)`` gives the repetitions per point (an int) or what a point averages over
     (a phrase, e.g. "10 trials") where that is not the budget's ``n_repetitions`` (real-data
-    experiments). The docstring's first paragraph is the figure's caption in figures/README.md."""
+    experiments). The docstring's first paragraph is the figure's caption in figures/README.md.
+
+    Examples
+    --------
+    >>> from varlab import plotting
+    >>> @plotting.figure("doc_fig1", source="an example figure", simulates=False)
+    ... def straight_line(budget):
+    ...     '''A straight line (the caption in figures/README.md).'''
+    ...     fig, ax = plotting.subplots()
+    ...     ax.plot([0, 1], [0, 1])
+    ...     return fig
+    >>> recipe = plotting.get_figure("doc_fig1")
+    >>> recipe.paper, recipe.caption, recipe.per_point(None)
+    ('doc', 'A straight line (the caption in figures/README.md).', 'no simulation')
+    >>> plotting.plt.close(recipe.build(None))
+    >>> del plotting._FIGURES["doc_fig1"]        # (keep the registry to the papers' figures)
+    """
     def register(build):
         old = _FIGURES.get(figure_id)
         if old is not None and (old.build.__module__, old.build.__qualname__) != (
@@ -73,7 +109,15 @@ def figure(figure_id: str, *, source: str, simulates: bool = True, repetitions: 
 
 
 def figures(paper: str | None = None) -> list[Figure]:
-    """The registered figures (of ``paper``), in declaration order (papers are discovered)."""
+    """The registered figures (of ``paper``), in declaration order (papers are discovered).
+
+    Examples
+    --------
+    >>> from varlab.plotting import figures
+    >>> recipes = figures("000")                 # loads paper 000's module
+    >>> all(recipe.paper == "000" for recipe in recipes), "000_fig1" in [r.id for r in recipes]
+    (True, True)
+    """
     from . import claims
 
     for key in (claims.papers() if paper is None else [paper]):
@@ -82,7 +126,19 @@ def figures(paper: str | None = None) -> list[Figure]:
 
 
 def get_figure(figure_id: str) -> Figure:
-    """The registered figure ``figure_id`` (ValueError listing the ids otherwise)."""
+    """The registered figure ``figure_id`` (ValueError listing the ids otherwise).
+
+    Examples
+    --------
+    >>> from varlab.plotting import get_figure, plt
+    >>> recipe = get_figure("000_fig1")
+    >>> recipe.id, recipe.simulates              # analytic: built from the theory alone
+    ('000_fig1', False)
+    >>> fig = recipe.build(None)
+    >>> len(fig.axes) > 0
+    True
+    >>> plt.close(fig)
+    """
     from . import claims
 
     if figure_id.split("_")[0] in claims.papers():
@@ -95,12 +151,33 @@ def get_figure(figure_id: str) -> Figure:
 # --- shared style ---------------------------------------------------------------------------
 
 def subplots(*args, **kwargs):
-    """``plt.subplots`` (Agg backend, set once here)."""
+    """``plt.subplots`` (Agg backend, set once here).
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> from varlab.plotting import plt, subplots
+    >>> fig, axes = subplots(1, 2, figsize=(6, 2))
+    >>> matplotlib.get_backend().lower(), axes.shape
+    ('agg', (2,))
+    >>> plt.close(fig)
+    """
     return plt.subplots(*args, **kwargs)
 
 
 def finish_axes(*axes, legend_size=8, which="both"):
-    """The house style: light grid on every axis, small legend where there are labels."""
+    """The house style: light grid on every axis, small legend where there are labels.
+
+    Examples
+    --------
+    >>> from varlab.plotting import finish_axes, plt, subplots
+    >>> fig, ax = subplots()
+    >>> _ = ax.plot([1, 2], [3, 4], label="simulation")
+    >>> finish_axes(ax)
+    >>> [text.get_text() for text in ax.get_legend().get_texts()]
+    ['simulation']
+    >>> plt.close(fig)
+    """
     for ax in axes:
         ax.grid(alpha=0.3, which=which)
         if legend_size and ax.get_legend_handles_labels()[0]:
@@ -110,7 +187,18 @@ def finish_axes(*axes, legend_size=8, which="both"):
 def legend_below(fig, ax=None, *, ncol: int = 4, fontsize: float = 8, handles=None, labels=None):
     """One legend for the whole figure, below the panels, where it covers no data; the labels of
     ``ax`` (the first axes by default) unless ``handles`` and ``labels`` are given. Switches the
-    figure to matplotlib's constrained layout (do not call ``tight_layout`` afterwards)."""
+    figure to matplotlib's constrained layout (do not call ``tight_layout`` afterwards).
+
+    Examples
+    --------
+    >>> from varlab.plotting import legend_below, plt, subplots
+    >>> fig, axes = subplots(1, 2)
+    >>> _ = axes[0].plot([1, 2], label="theory"), axes[0].plot([2, 1], "--", label="simulation")
+    >>> legend = legend_below(fig, ncol=2)
+    >>> [text.get_text() for text in legend.get_texts()], fig.get_layout_engine().__class__.__name__
+    (['theory', 'simulation'], 'ConstrainedLayoutEngine')
+    >>> plt.close(fig)
+    """
     if handles is None:
         handles, labels = (ax or fig.axes[0]).get_legend_handles_labels()
     fig.set_layout_engine("constrained")
@@ -120,6 +208,8 @@ def legend_below(fig, ax=None, *, ncol: int = 4, fontsize: float = 8, handles=No
 def markdown_table(rows, columns) -> str:
     """A markdown (GitHub) table of ``rows`` (sequences of cells) under ``columns``.
 
+    Examples
+    --------
     >>> print(markdown_table([["GRFF", "0.21 ± 0.02"]], ["method", "s = d"]))
     | method | s = d |
     |---|---|
@@ -132,14 +222,47 @@ def markdown_table(rows, columns) -> str:
 
 class TableFigure(matplotlib.figure.Figure):
     """A figure that shows a table; ``markdown`` holds the same table as markdown, which
-    ``varlab figures`` writes beside the PNG and PDF (``figures/<id>.md``)."""
+    ``varlab figures`` writes beside the PNG and PDF (``figures/<id>.md``).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from varlab.plotting import TableFigure, plt, table_figure
+    >>> fig = table_figure([["RFF", "0.52"]], ["method", "error"], "Test error")
+    >>> isinstance(fig, TableFigure)
+    True
+    >>> print(fig.markdown, end="")
+    **Test error**
+    <BLANKLINE>
+    | method | error |
+    |---|---|
+    | RFF | 0.52 |
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     fig.savefig(os.path.join(folder, "table.png"))
+    ...     os.listdir(folder)
+    ['table.png']
+    >>> plt.close(fig)
+    """
 
     markdown: str = ""
 
 
 def table_figure(rows, columns, title: str, *, fontsize: float = 10) -> TableFigure:
     """The table as a readable figure (``fontsize`` points, the figure sized to its text), its
-    markdown in ``.markdown``."""
+    markdown in ``.markdown``.
+
+    Examples
+    --------
+    >>> from varlab.plotting import plt, table_figure
+    >>> fig = table_figure([["GRFF", "0.21"], ["GORF", "0.12"]], ["method", "MSE"], "s = d",
+    ...                    fontsize=12)
+    >>> fig.markdown.splitlines()[2:]
+    ['| method | MSE |', '|---|---|', '| GRFF | 0.21 |', '| GORF | 0.12 |']
+    >>> w, h = fig.get_size_inches()
+    >>> bool(w > 1 and h > 1)
+    True
+    >>> plt.close(fig)
+    """
     rows = [[str(cell) for cell in row] for row in rows]
     widths = [max(len(str(c)), *(len(r[j]) for r in rows)) for j, c in enumerate(columns)]
     inch_per_char = 0.62 * fontsize / 72

@@ -14,6 +14,8 @@ class Budget:
     which long work (claims, real-data units, experiment pieces) keeps
     what it finished (``varlab.claims.Store``), so that a killed run resumes; None keeps nothing.
 
+    Examples
+    --------
     >>> BUDGETS["quick"].part(4).n_repetitions
     5000
     """
@@ -51,7 +53,17 @@ BUDGETS = {
 
 
 def budget(name_or_budget) -> Budget:
-    """A Budget from its name ('test', 'quick', 'full') or a Budget."""
+    """A Budget from its name ('test', 'quick', 'full') or a Budget.
+
+    Examples
+    --------
+    >>> from varlab.claims import Budget, budget
+    >>> budget("quick")
+    Budget(name='quick', n_repetitions=20000, random_state=20161122, n_jobs=None, store=None)
+    >>> mine = Budget("mine", 500)
+    >>> budget(mine) is mine
+    True
+    """
     if isinstance(name_or_budget, Budget):
         return name_or_budget
     if name_or_budget not in BUDGETS:

@@ -22,6 +22,8 @@ _PAPERS: dict = {}
 def paper_of(claim_id: str) -> str:
     """The paper key of a claim id: its first part, after an optional "varlab." prefix.
 
+    Examples
+    --------
     >>> paper_of("003.cor1.vmc"), paper_of("varlab.003.cosine")
     ('003', '003')
     """
@@ -35,7 +37,22 @@ def paper_of(claim_id: str) -> str:
 
 def register(claim) -> None:
     """Register ``claim`` under its id; a second claim with the same id from another module is an
-    error (a module imported twice re-registers its own claims)."""
+    error (a module imported twice re-registers its own claims).
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> from varlab.claims import claims
+    >>> from varlab.claims.registry import register
+    >>> first = claims("001")[0]
+    >>> register(first)                           # done on declaration; again from its module: a no-op
+    >>> claims("001")[0] is first
+    True
+    >>> dataclasses.replace(first, origin="my_module")    # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: claim id '...' is declared twice (... and my_module)
+    """
     paper_of(claim.id)
     old = _CLAIMS.get(claim.id)
     if old is not None and old.origin != claim.origin:
@@ -50,12 +67,28 @@ def _entry_points() -> dict:
 
 
 def papers() -> list[str]:
-    """The papers found through the ``varlab.papers`` entry points ("000", "001", ...)."""
+    """The papers found through the ``varlab.papers`` entry points ("000", "001", ...).
+
+    Examples
+    --------
+    >>> from varlab.claims import papers
+    >>> found = papers()                          # the entry points of the group varlab.papers
+    >>> {"000", "001", "002", "003", "004"} <= set(found)
+    True
+    """
     return list(_entry_points())
 
 
 def load(paper: str):
-    """Import a paper's module (registering its claims and figures) and return it."""
+    """Import a paper's module (registering its claims and figures) and return it.
+
+    Examples
+    --------
+    >>> from varlab.claims import load
+    >>> module = load("001")
+    >>> module.__name__, module is load("001")    # imported once
+    ('paper_checks.p001', True)
+    """
     if paper not in _PAPERS:
         known = _entry_points()
         if paper not in known:
@@ -65,12 +98,27 @@ def load(paper: str):
 
 
 def paper_title(paper: str) -> str:
-    """The title a paper's module declares (its ``TITLE``)."""
+    """The title a paper's module declares (its ``TITLE``).
+
+    Examples
+    --------
+    >>> from varlab.claims import paper_title
+    >>> paper_title("001")
+    'P. Li, "Generalized Min-Max Kernel and Generalized Consistent Weighted Sampling"'
+    """
     return getattr(load(paper), "TITLE", f"Paper {paper}")
 
 
 def claims(paper: str | None = None) -> list:
-    """The registered claims (of ``paper``), in declaration order."""
+    """The registered claims (of ``paper``), in declaration order.
+
+    Examples
+    --------
+    >>> from varlab.claims import claims
+    >>> found = claims("001")                     # imports paper 001's module, which declares them
+    >>> all(claim.paper == "001" for claim in found), len(claims()) > len(found)
+    (True, True)
+    """
     keys = papers() if paper is None else [paper]
     for key in keys:
         load(key)

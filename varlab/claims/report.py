@@ -52,7 +52,24 @@ def _table(rows) -> list[str]:
 
 
 def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: Budget) -> None:
-    """Write ``report.md``, ``points.md`` and ``report.json`` into ``directory``."""
+    """Write ``report.md``, ``points.md`` and ``report.json`` into ``directory``.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from varlab.claims import Budget, Identity, run_claims, write_report
+    >>> example = Identity(id="doc.report.sum", source="an example", derived_by_varlab=True,
+    ...                    statement="1 + 1 = 2.", compute=lambda: (1 + 1 == 2, "1 + 1 = 2 exactly", []))
+    >>> budget = Budget("doc-report", 100)
+    >>> verdicts = run_claims([example], budget, log=lambda line: None)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_report(verdicts, folder, title="An example", budget=budget)
+    ...     print(sorted(os.listdir(folder)))
+    ...     with open(os.path.join(folder, "report.md")) as handle:
+    ...         print(handle.readline().strip())
+    ['points.md', 'report.json', 'report.md']
+    # An example
+    """
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     payload = {"title": title, "budget": {key: value for key, value in asdict(budget).items()
@@ -95,7 +112,19 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
 
 def rewrite_report(directory) -> None:
     """Write ``directory``'s report.md, points.md and report.json again from its report.json (for
-    a change of the reports' format; no claim is run)."""
+    a change of the reports' format; no claim is run).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from varlab.claims import budget, rewrite_report, write_report
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_report([], folder, title="No claims yet", budget=budget("test"))
+    ...     os.remove(os.path.join(folder, "report.md"))
+    ...     rewrite_report(folder)                # from report.json alone; no claim is run
+    ...     print(sorted(os.listdir(folder)))
+    ['points.md', 'report.json', 'report.md']
+    """
     directory = Path(directory)
     payload = json.loads((directory / "report.json").read_text())
     write_report([Verdict.from_json(record) for record in payload["claims"]], directory,

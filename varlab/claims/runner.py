@@ -30,7 +30,20 @@ def _from_record(record: dict) -> Verdict:
 
 
 def stored_verdicts(items, budget: Budget) -> dict[str, Verdict]:
-    """{claim id: Verdict} of the ``items`` that the budget's store holds (runs nothing)."""
+    """{claim id: Verdict} of the ``items`` that the budget's store holds (runs nothing).
+
+    Examples
+    --------
+    >>> from varlab.claims import Budget, Identity, run_claims, stored_verdicts
+    >>> example = Identity(id="doc.stored.sum", source="an example", derived_by_varlab=True,
+    ...                    statement="3 + 3 = 6.", compute=lambda: (3 + 3 == 6, "3 + 3 = 6 exactly", []))
+    >>> budget = Budget("doc-stored", 100)        # no store directory: kept in memory
+    >>> stored_verdicts([example], budget)        # nothing run yet
+    {}
+    >>> _ = run_claims([example], budget, log=lambda line: None)
+    >>> {claim_id: verdict.outcome for claim_id, verdict in stored_verdicts([example], budget).items()}
+    {'doc.stored.sum': 'confirmed'}
+    """
     budget = as_budget(budget)
     store = store_for(budget, "verdicts")
     return {item.id: _from_record(store.get(_key(budget, item.id))) for item in items
@@ -39,7 +52,23 @@ def stored_verdicts(items, budget: Budget) -> dict[str, Verdict]:
 
 def run_claims(items, budget: Budget, *, force: bool = False, log=_log) -> list[Verdict]:
     """The verdicts of ``items`` (claims) at ``budget``: from its store where a previous run
-    finished them (unless ``force``), else run and stored as each finishes."""
+    finished them (unless ``force``), else run and stored as each finishes.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from varlab.claims import Budget, Identity, run_claims
+    >>> example = Identity(id="doc.runner.sum", source="an example", derived_by_varlab=True,
+    ...                    statement="1 + 2 = 3.", compute=lambda: (1 + 2 == 3, "1 + 2 = 3 exactly", []))
+    >>> with tempfile.TemporaryDirectory() as folder:       # doctest: +ELLIPSIS
+    ...     budget = Budget("doc-runner", 100, store=folder)
+    ...     first = run_claims([example], budget, log=print)
+    ...     again = run_claims([example], budget, log=print)       # read from the store
+    [doc] doc.runner.sum: confirmed (... s) 1 + 2 = 3 exactly
+    [doc] doc.runner.sum: confirmed (stored) 1 + 2 = 3 exactly
+    >>> again[0] == first[0]
+    True
+    """
     budget = as_budget(budget)
     store = store_for(budget, "verdicts")
     verdicts = []
@@ -62,7 +91,19 @@ def check(selected=None, budget="quick", out=None, *, force: bool = False,
           log=_log) -> dict[str, list[Verdict]]:
     """Run the claims of the ``selected`` papers (default: all) and write
     ``<out>/<paper>/report.md|points.md|report.json``; returns {paper: verdicts}. ``out``
-    defaults to nothing written."""
+    defaults to nothing written.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from varlab.claims import OUTCOMES, Budget, check
+    >>> with tempfile.TemporaryDirectory() as out:
+    ...     results = check(["001"], Budget("doc-check", 200), out, log=lambda line: None)
+    ...     print(sorted(os.listdir(os.path.join(out, "001"))))
+    ['points.md', 'report.json', 'report.md']
+    >>> list(results), all(verdict.outcome in OUTCOMES for verdict in results["001"])
+    (['001'], True)
+    """
     budget = as_budget(budget)
     known = papers()
     selected = list(selected or known)

@@ -24,7 +24,23 @@ __all__ = ["Store", "store_for"]
 
 class Store:
     """Finished pieces, key -> record (see the module docstring); ``path``: a ``.jsonl`` file or
-    None (in memory)."""
+    None (in memory).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from varlab.claims import Store
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = Path(folder) / "pieces.jsonl"
+    ...     Store(path).put("piece 1", {"value": 0.25})["key"]
+    ...     resumed = Store(path)                       # a new process would read the same
+    ...     print(len(resumed), resumed.get("piece 1")["value"])
+    ...     print(resumed.remember("piece 1", lambda: {"value": -1.0})["value"])   # not recomputed
+    'piece 1'
+    1 0.25
+    0.25
+    """
 
     def __init__(self, path=None):
         self.path = None if path is None else Path(path)
@@ -86,7 +102,21 @@ _STORES: dict = {}
 
 def store_for(budget, name: str) -> Store:
     """The store ``name`` of a run: ``<budget.store>/<name>.jsonl``, or an in-memory store (one
-    per budget and name in this process) when the budget keeps nothing."""
+    per budget and name in this process) when the budget keeps nothing.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> from varlab.claims import Budget, store_for
+    >>> in_memory = store_for(Budget("doc-memory", 100), "pieces")
+    >>> in_memory.path is None, store_for(Budget("doc-memory", 100), "pieces") is in_memory
+    (True, True)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     kept = store_for(Budget("doc-kept", 100).stored_in(folder), "pieces")
+    ...     print(kept.path.name)
+    pieces.jsonl
+    """
     key = (budget.name, budget.random_state, name,
            None if budget.store is None else str(Path(budget.store).resolve()))
     if key not in _STORES:

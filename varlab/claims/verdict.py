@@ -28,6 +28,22 @@ class Verdict:
     ``budget_factor``: for an inconclusive outcome, how many times the budget would resolve it
     (None: no budget would, or not inconclusive); ``reason``: one line with the key number;
     ``rows``: the per-point data.
+
+    Examples
+    --------
+    >>> from varlab.claims import Verdict
+    >>> verdict = Verdict(id="003.example", source="003, Eq. (5)", quote="E|E - k|^2 = V_MC / m",
+    ...                   statement="the MSE of mm_mc equals V_MC / m", outcome="confirmed",
+    ...                   method="simulation", resolution=0.02, tolerance=0.05, units="relative",
+    ...                   reason="max |z| = 1.2 <= 4.50 at all 4 points", budget="quick")
+    >>> verdict.paper
+    '003'
+    >>> Verdict.from_json(verdict.to_json()) == verdict
+    True
+    >>> Verdict(**{**verdict.to_json(), "resolution": 0.1})   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: claim 003.example: confirmed needs a resolution (0.1) no coarser than the tolerance (0.05)
     """
 
     id: str

@@ -91,6 +91,27 @@ class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimato
     ``accept_sparse`` (False, or "csr" when ``_transform`` takes CSR input), ``dtypes`` (the
     floating dtypes kept as they are; others become the first), ``output_dtypes`` (what
     ``transform`` returns for them, for scikit-learn's ``preserves_dtype`` tag).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import FeatureMap
+    >>> class Squares(FeatureMap):                # no ``name``: used directly, not registered
+    ...     def _fit(self, X):
+    ...         return X.shape[1]                 # the number of output columns
+    ...     def _transform(self, X):
+    ...         return X * X
+    >>> X = np.arange(6.0).reshape(3, 2)
+    >>> squares = Squares().fit(X)
+    >>> squares.transform(X)
+    array([[ 0.,  1.],
+           [ 4.,  9.],
+           [16., 25.]])
+    >>> squares.get_feature_names_out()
+    array(['squares0', 'squares1'], dtype=object)
+    >>> squares.kernel_estimate(X[:2])            # transform(X) @ transform(X).T
+    array([[ 1.,  9.],
+           [ 9., 97.]])
     """
 
     name: ClassVar[str | None] = None

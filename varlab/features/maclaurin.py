@@ -35,7 +35,14 @@ __all__ = ["RandomMaclaurin", "maclaurin_coefficients"]
 
 
 def maclaurin_coefficients(degree, gamma, coef0) -> np.ndarray:
-    """a_n = C(degree, n) gamma^n coef0^(degree - n), n = 0..degree, of (gamma t + coef0)^degree."""
+    """a_n = C(degree, n) gamma^n coef0^(degree - n), n = 0..degree, of (gamma t + coef0)^degree.
+
+    Examples
+    --------
+    >>> from varlab.features.maclaurin import maclaurin_coefficients
+    >>> maclaurin_coefficients(degree=2, gamma=1.0, coef0=1.0)     # (t + 1)^2 = 1 + 2 t + t^2
+    array([1., 2., 1.])
+    """
     n = np.arange(degree + 1)
     with np.errstate(over="ignore"):
         return sc.comb(degree, n) * float(gamma) ** n * float(coef0) ** (degree - n)

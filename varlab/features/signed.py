@@ -36,7 +36,20 @@ __all__ = ["GRFF", "signed_frequencies"]
 def signed_frequencies(measure, s, d, *, sampler="iid", orthogonality="mutual", rng=None):
     """(W, V): s positive-part and s negative-part frequencies (rows; V is (0, d) for an empty
     part), drawn in this order from ``rng``; with ``orthogonality="mutual"`` and a sampler that
-    draws two parts jointly (``sampler.joint_frequencies``, e.g. "orthogonal"), W and V together."""
+    draws two parts jointly (``sampler.joint_frequencies``, e.g. "orthogonal"), W and V together.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features.signed import signed_frequencies
+    >>> measure = spectral.get_measure("delta_gaussian")         # exp(-r^2/2) - exp(-r^2/200)
+    >>> W, V = signed_frequencies(measure, 2, 4, sampler="orthogonal", rng=np.random.default_rng(0))
+    >>> W.shape, V.shape
+    ((2, 4), (2, 4))
+    >>> bool(np.abs(W @ V.T).max() < 1e-12)       # one Haar block: W and V mutually orthogonal
+    True
+    """
     parts, masses = measure.parts(), measure.total_masses()
     _validate.choice(orthogonality, "orthogonality", ("mutual", "separate"))
     chosen = get_sampler(sampler)

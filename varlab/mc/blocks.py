@@ -57,7 +57,22 @@ def _accumulate(terms, starts, pieces, columns, sums, carry):
 
 def prefix_blocks(model, k, point, target, n_repetitions, block_repetitions, slab, point_seed,
                   block_start, block_stop):
-    """Summaries of blocks block_start..block_stop-1 of a prefix model at one point."""
+    """Summaries of blocks block_start..block_stop-1 of a prefix model at one point.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.mc import get_model
+    >>> from varlab.mc.blocks import prefix_blocks
+    >>> model, k = get_model("rff"), np.array([10, 100])
+    >>> point = {"rho": 0.5, "gamma": 1.0}
+    >>> target = float(model.target(**point))
+    >>> summaries = prefix_blocks(model, k, point, target, n_repetitions=300, block_repetitions=200,
+    ...                           slab=100, point_seed=np.random.SeedSequence(0), block_start=0,
+    ...                           block_stop=2)
+    >>> [(errors.n, errors.mean.shape) for errors, squared in summaries]    # 200 + 100 repetitions
+    [(200, (2,)), (100, (2,))]
+    """
     k_column = k.astype(np.float64)[:, None]
     workspace = Workspace()
     summaries = []
@@ -78,7 +93,21 @@ def prefix_blocks(model, k, point, target, n_repetitions, block_repetitions, sla
 
 def fresh_blocks(model, k, k_index, point, target, n_repetitions, block_repetitions, point_seed,
                  block_start, block_stop):
-    """Summaries of blocks block_start..block_stop-1 of a fresh model at one point and one k."""
+    """Summaries of blocks block_start..block_stop-1 of a fresh model at one point and one k.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.mc import get_model
+    >>> from varlab.mc.blocks import fresh_blocks
+    >>> model, k = get_model("mm_moment_matching"), np.array([8, 32])
+    >>> point = {"dimension": 4, "scaled_distance": 1.0}
+    >>> target = float(model.target(**point))
+    >>> summaries = fresh_blocks(model, k[1], 1, point, target, n_repetitions=50, block_repetitions=20,
+    ...                          point_seed=np.random.SeedSequence(0), block_start=0, block_stop=3)
+    >>> [errors.n for errors, squared in summaries]
+    [20, 20, 10]
+    """
     k_seed = child(point_seed, k_index)
     workspace = Workspace()
     summaries = []

@@ -26,7 +26,15 @@ _FIELDS = ("mean", "m2", "m3", "m4")
 
 
 def identity_hash(identity: dict) -> str:
-    """SHA-256 of the canonical JSON of ``identity``."""
+    """SHA-256 of the canonical JSON of ``identity``.
+
+    Examples
+    --------
+    >>> from varlab.mc.checkpoint import identity_hash
+    >>> key = identity_hash({"model": "rff", "k": [1, 10]})
+    >>> len(key), key == identity_hash({"k": [1, 10], "model": "rff"})     # key order does not matter
+    (64, True)
+    """
     text = json.dumps(identity, sort_keys=True, default=repr)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -40,7 +48,23 @@ def _digest(arrays: dict) -> str:
 
 
 class CheckpointStore:
-    """The on-disk store of one simulation (see the module docstring)."""
+    """The on-disk store of one simulation (see the module docstring).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from varlab import mc
+    >>> from varlab.mc.checkpoint import CheckpointStore
+    >>> with tempfile.TemporaryDirectory() as root:
+    ...     store = CheckpointStore(os.path.join(root, "run"), {"model": "rff", "k": [10]})
+    ...     print(sorted(os.listdir(store.directory)), len(store.key))
+    ...     with mc.configure(checkpoint_root=root):      # how simulate uses stores
+    ...         first = mc.simulate("rff", k=[10], rho=0.5, gamma=1.0, n_repetitions=100, random_state=0)
+    ...         again = mc.simulate("rff", k=[10], rho=0.5, gamma=1.0, n_repetitions=100, random_state=0)
+    ['identity.json'] 64
+    >>> again.resumed_blocks, again == first      # the second run loaded its block from the store
+    (1, True)
+    """
 
     def __init__(self, directory, identity: dict):
         self.directory = Path(directory)

@@ -232,6 +232,8 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
     -------
     SimulationResult
 
+    Examples
+    --------
     >>> result = simulate("rff", k=[1, 10], rho=[0.0, 0.5], gamma=1.0, n_repetitions=100,
     ...                   random_state=0)
     >>> result.mse.shape, result.grid["rho"].tolist()

@@ -34,7 +34,21 @@ __all__ = ["check_agreement", "assert_agreement", "theory_values"]
 
 
 def theory_values(theory, k, point: dict) -> np.ndarray:
-    """The theory's (n_k,) values at one point (see the module docstring for the convention)."""
+    """The theory's (n_k,) values at one point (see the module docstring for the convention).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.testing.agreement import theory_values
+    >>> from varlab.theory import rff
+    >>> k = np.array([1, 10, 100])
+    >>> theory_values(rff.mean, k, {"rho": 0.5, "gamma": 1.0}).round(4)        # no k: every k alike
+    array([0.6065, 0.6065, 0.6065])
+    >>> def variance(k, rho, gamma):
+    ...     return rff.variance(rho=rho, gamma=gamma) / k
+    >>> theory_values(variance, k, {"rho": 0.5, "gamma": 1.0}).round(4)
+    array([0.6998, 0.07  , 0.007 ])
+    """
     if isinstance(theory, Formula):
         missing = [name for name in theory.parameters if name != "k" and name not in point]
         if missing:

@@ -40,6 +40,18 @@ class Decision:
     which the budget must grow (standard errors ~ 1/sqrt(n)) to decide it, None if no budget
     would; ``reason``: one line with the key number (points named by their flat index; callers
     add the point's parameters).
+
+    Examples
+    --------
+    >>> from varlab.testing.decision import decide_ordering
+    >>> decision = decide_ordering(lower=[0.8, 0.9], upper=[1.0, 1.0], error=[0.01, 0.02],
+    ...                            threshold=4.5, effect_size=0.1)
+    >>> decision.outcome, decision.worst, decision.budget_factor
+    ('confirmed', 1, None)
+    >>> decision.z.round(2)
+    array([20.,  5.])
+    >>> decision.reason
+    'smallest z of B - A = 5.0 > 4.50 at all 2 points; resolution 0.09 <= effect size 0.1'
     """
 
     outcome: str
@@ -95,6 +107,21 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     budget) turns the budget factor into repetitions there, or ``describe_budget(factor)`` says
     in words what would resolve it (e.g. a number of trials). A point with s = 0 (an exact number)
     decides on |d| <= e.
+
+    Examples
+    --------
+    >>> from varlab.testing.decision import decide_agreement
+    >>> decision = decide_agreement(estimate=[0.51, 0.99], reference=[0.5, 1.0], error=[0.002, 0.004],
+    ...                             threshold=4.5, tolerance=0.05, relative=True,
+    ...                             labels=["rho = 0", "rho = 0.5"], n_repetitions=1000)
+    >>> decision.outcome                    # 0.51 is 5 SE off 0.5, but shown within 5%
+    'confirmed'
+    >>> decision.reason
+    'all 2 points agree: 1 significant departure(s), each shown within the tolerance (largest relative departure +0.02 at rho = 0); resolution 0.018 <= tolerance 0.05'
+    >>> decision = decide_agreement(estimate=[0.5, 1.0], reference=[0.5, 1.0], error=[0.02, 0.04],
+    ...                             threshold=4.5, tolerance=0.05, relative=True, n_repetitions=1000)
+    >>> decision.outcome, decision.reason
+    ('inconclusive', 'resolution 0.18 vs tolerance 0.05, max |z| = 0.00; about 12,960 repetitions would resolve it')
     """
     estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
     _validated(tolerance, "tolerance", (estimate, reference), error, threshold)
@@ -155,6 +182,19 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
     * inconclusive otherwise.
 
     ``labels`` and ``n_repetitions`` as for :func:`decide_agreement`.
+
+    Examples
+    --------
+    >>> from varlab.testing.decision import decide_ordering
+    >>> decide_ordering(lower=[0.8, 0.9], upper=[1.0, 1.0], error=[0.01, 0.02], threshold=4.5,
+    ...                 effect_size=0.1).outcome
+    'confirmed'
+    >>> decide_ordering(lower=[1.3], upper=[1.0], error=[0.01], threshold=4.5,
+    ...                 effect_size=0.1).outcome                      # A above B by 0.3
+    'contradicted'
+    >>> decide_ordering(lower=[1.01], upper=[1.0], error=[0.01], threshold=4.5, effect_size=0.1,
+    ...                 strict=False).outcome                         # "A is not above B by 0.1"
+    'confirmed'
     """
     lower, upper, error, threshold = _arrays(lower, upper, error, threshold)
     _validated(effect_size, "effect size", (lower, upper), error, threshold)

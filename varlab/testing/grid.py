@@ -32,7 +32,16 @@ def product_grid(**axes) -> dict:
 
 
 def broadcast_shape(grid: dict) -> tuple:
-    """The shape the grid's values broadcast to; a ValueError naming broadcasting otherwise."""
+    """The shape the grid's values broadcast to; a ValueError naming broadcasting otherwise.
+
+    Examples
+    --------
+    >>> from varlab.testing.grid import broadcast_shape, product_grid
+    >>> broadcast_shape({"rho": [0.0, 0.5, 0.9], "gamma": 1.0})
+    (3,)
+    >>> broadcast_shape(product_grid(rho=[0.0, 0.5, 0.9], gamma=[1.0, 2.0]))
+    (3, 2)
+    """
     shapes = {name: np.shape(values) for name, values in grid.items()}
     try:
         return np.broadcast_shapes(*shapes.values())

@@ -26,5 +26,12 @@ OUTCOMES = (CONFIRMED, CONTRADICTED, INCONCLUSIVE)
 
 def threshold(n_repetitions: int) -> float:
     """The |z| above which a departure measured from ``n_repetitions`` repetitions is
-    significant."""
+    significant.
+
+    Examples
+    --------
+    >>> from varlab.testing.outcomes import threshold
+    >>> round(threshold(1000), 3), round(threshold(10 ** 6), 3)     # -> Z_MAX = 4.5 for large n
+    (4.524, 4.5)
+    """
     return float(t_threshold(n_repetitions - 1))

@@ -11,7 +11,19 @@ STATISTICS = {"mean": "se_mean", "variance": "se_variance", "mse": "se_mse"}
 
 
 def model_label(model) -> str:
-    """A model's name in messages: its registered name, or its class name for an instance."""
+    """A model's name in messages: its registered name, or its class name for an instance.
+
+    Examples
+    --------
+    >>> from varlab import mc
+    >>> from varlab.testing.simulation import model_label
+    >>> model_label("nrff"), model_label(mc.get_model("nrff"))
+    ('nrff', 'nrff')
+    >>> class Mine(mc.Model):                       # an unregistered model: its class name
+    ...     parameters = ("rho",)
+    >>> model_label(Mine())
+    'Mine'
+    """
     return model if isinstance(model, str) else (model.name or type(model).__name__)
 
 
@@ -19,7 +31,19 @@ def simulate_statistic(model, statistic: str, *, k, n_repetitions, random_state,
                        grid: dict):
     """(result, estimate, se): ``mc.simulate`` of ``model`` over the grid (broadcast, or the
     Cartesian product of the declared parameters' values with ``product``) and the (n_points,
-    n_k) arrays of ``statistic`` and its standard error."""
+    n_k) arrays of ``statistic`` and its standard error.
+
+    Examples
+    --------
+    >>> from varlab.testing.simulation import simulate_statistic
+    >>> result, estimate, se = simulate_statistic("rff", "variance", k=[1, 10], n_repetitions=200,
+    ...                                           random_state=0, product=True,
+    ...                                           grid={"rho": [0.0, 0.5], "gamma": [1.0, 2.0]})
+    >>> result.shape, estimate.shape, se.shape          # 2 x 2 points, 2 k's
+    ((2, 2), (4, 2), (4, 2))
+    >>> bool((se > 0).all())
+    True
+    """
     if statistic not in STATISTICS:
         raise ValueError(f"statistic must be one of {list(STATISTICS)}, got {statistic!r}")
     declared = (model if isinstance(model, mc.Model) else mc.model_class(model)).parameters

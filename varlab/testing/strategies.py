@@ -31,7 +31,21 @@ def _strategies():
 
 def parameter_values(name: str, low=None, high=None):
     """A strategy for values of the declared parameter ``name``, optionally within [low, high]
-    (which must lie inside its domain)."""
+    (which must lie inside its domain).
+
+    Examples
+    --------
+    >>> from hypothesis import HealthCheck, given, settings
+    >>> from varlab.testing.strategies import parameter_values
+    >>> parameter_values("k", high=100)
+    integers(min_value=1, max_value=100)
+    >>> @settings(max_examples=10, deadline=None, database=None,
+    ...           suppress_health_check=[HealthCheck.too_slow])
+    ... @given(parameter_values("gamma", high=5.0))
+    ... def test_gamma(gamma):
+    ...     assert 0.0 < gamma <= 5.0           # gamma's domain is (0, inf)
+    >>> test_gamma()
+    """
     st = _strategies()
     declared = parameter(name)
     for bound in (low, high):
@@ -51,7 +65,20 @@ def parameter_values(name: str, low=None, high=None):
 def points(model, **ranges):
     """A strategy for points {name: value} of a model's declared parameters (a registered name, a
     Model instance or class, or anything with ``parameters``, e.g. a Formula); ``name=(low,
-    high)`` narrows one parameter."""
+    high)`` narrows one parameter.
+
+    Examples
+    --------
+    >>> from hypothesis import HealthCheck, given, settings
+    >>> from varlab.testing.strategies import points
+    >>> @settings(max_examples=10, deadline=None, database=None,
+    ...           suppress_health_check=[HealthCheck.too_slow])
+    ... @given(points("mm_mc", dimension=(1, 8), scaled_distance=(0.0, 2.0)))
+    ... def test_point(point):
+    ...     assert sorted(point) == ["dimension", "scaled_distance"]
+    ...     assert 1 <= point["dimension"] <= 8 and isinstance(point["dimension"], int)
+    >>> test_point()
+    """
     st = _strategies()
     declared = (mc.model_class(model) if isinstance(model, str) else model).parameters
     unknown = sorted(set(ranges) - set(declared))

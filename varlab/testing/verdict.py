@@ -68,6 +68,8 @@ def format_number(value) -> str:
     """A number as text: integers in full, floats to 6 significant digits (numpy scalars as
     Python's); anything else by ``str``.
 
+    Examples
+    --------
     >>> format_number(np.float64(0.1234567)), format_number(np.int64(3)), format_number(None)
     ('0.123457', '3', '')
     """
@@ -85,6 +87,8 @@ def format_number(value) -> str:
 def format_point(point: dict) -> str:
     """A grid point as "name = value, ..." (numbers formatted, no reprs).
 
+    Examples
+    --------
     >>> format_point({"rho": np.float64(0.5), "k": 10})
     'rho = 0.5, k = 10'
     """
@@ -92,7 +96,16 @@ def format_point(point: dict) -> str:
 
 
 def format_table(rows) -> str:
-    """Rows of dicts as an aligned text table: a header of the keys, one line per row."""
+    """Rows of dicts as an aligned text table: a header of the keys, one line per row.
+
+    Examples
+    --------
+    >>> from varlab.testing.verdict import format_table
+    >>> print(format_table([{"rho": 0.5, "k": 10, "z": -2.48111}, {"rho": 0.25, "k": 100, "z": 0.5}]))
+     rho    k         z
+     0.5   10  -2.48111
+    0.25  100       0.5
+    """
     if not rows:
         return ""
     keys = list(dict.fromkeys(key for row in rows for key in row))

@@ -110,6 +110,17 @@ class Sampler(ParamsMixin):
         ``joint_frequencies(first, second, s, d, rng)`` -> (W, V): s frequencies for each of two
         measures drawn jointly (e.g. mutually orthogonal, 004's GORF). None: the two parts are
         drawn one after the other (the default).
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features import Sampler
+    >>> class Negated(Sampler):                   # no ``name``: used directly, not registered
+    ...     def _frequencies(self, measure, m, d, rng):
+    ...         return -measure.rvs(m, d, rng)
+    >>> W = Negated().frequencies(spectral.Gaussian(), 4, 3, random_state=0)
+    >>> W.shape, Negated().prefix_granularity
+    ((4, 3), 1)
     """
 
     name: str | None = None

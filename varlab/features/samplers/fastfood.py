@@ -48,7 +48,19 @@ def fastfood_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: i
     each row's 1 / (norm of its cut row) (0 for a row cut to zero, then given direction e_1).
 
     Row i of block b is e_i^T H G Pi H B (H symmetric): e_i through H, times G, gathered by Pi,
-    through H, times B; every row is its own Walsh-Hadamard chain, vectorised over rows."""
+    through H, times B; every row is its own Walsh-Hadamard chain, vectorised over rows.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features.samplers.fastfood import fastfood_directions
+    >>> directions, signs, permutations, gaussians, scale = fastfood_directions(
+    ...     np.random.default_rng(0), n_blocks=1, d=5, rows=4)
+    >>> directions.shape, signs.shape                # blocks of p = 32 (MIN_HADAMARD) rows
+    ((4, 5), (1, 32))
+    >>> np.linalg.norm(directions, axis=1).round(12)
+    array([1., 1., 1., 1.])
+    """
     p = _padded(d)
     signs = np.where(rng.random((n_blocks, p)) < 0.5, -1.0, 1.0)
     permutations = np.argsort(rng.random((n_blocks, p)), axis=1)
@@ -72,7 +84,20 @@ def fastfood_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: i
 @dataclass(frozen=True)
 class FastfoodFactors:
     """A Fastfood draw W (m, d) in factored form: W_i = scale_i (row i of H G Pi H B of its block)
-    cut to d coordinates; rows cut to zero (W_i = norm e_1) are listed in ``zero``."""
+    cut to d coordinates; rows cut to zero (W_i = norm e_1) are listed in ``zero``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features import get_sampler
+    >>> W, factors = get_sampler("fastfood").factored(spectral.Gaussian(), 40, 6, random_state=0)
+    >>> factors.signs.shape, factors.scale.shape
+    ((2, 32), (40,))
+    >>> X = np.random.default_rng(1).standard_normal((3, 6))
+    >>> bool(np.allclose(factors.product(X), X @ W.T))
+    True
+    """
 
     signs: np.ndarray           # (n_blocks, p): B
     permutations: np.ndarray    # (n_blocks, p): Pi
@@ -111,7 +136,20 @@ class Fastfood(_Blocked, name="fastfood"):
     """Fastfood (Le, Sarlos and Smola 2013): directions from S H G Pi H B per block of p (fast
     Walsh-Hadamard), norms from the radial law. Not exactly Haar: its bias is measured. Offers the
     fast structured product (``factored``), faster than the dense product from
-    ``fast_product_from`` = FAST_PRODUCT_FROM on."""
+    ``fast_product_from`` = FAST_PRODUCT_FROM on.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features import RFF, get_sampler
+    >>> W = get_sampler("fastfood").frequencies(spectral.Gaussian(), 64, 20, random_state=0)
+    >>> W.shape
+    (64, 20)
+    >>> X = np.random.default_rng(0).standard_normal((5, 20)) / 5
+    >>> RFF(n_components=64, sampler="fastfood", random_state=0).fit_transform(X).shape
+    (5, 64)
+    """
 
     fast_product_from = FAST_PRODUCT_FROM
 

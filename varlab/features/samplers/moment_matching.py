@@ -50,7 +50,17 @@ class MomentMatchable(abc.ABC):
     :class:`varlab.spectral.Gaussian` and Gaussian mixtures, registered as virtual subclasses.
     Heavy-tailed measures (Matern, exponential, Cauchy kernel: multivariate t and Laplace laws)
     are refused: whitening by the sample covariance distorts their radial law (the Matern 3/2
-    estimate is biased by 0.1 at |z| = 1) or their second moment is infinite."""
+    estimate is biased by 0.1 at |z| = 1) or their second moment is infinite.
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features.samplers.moment_matching import MomentMatchable
+    >>> isinstance(spectral.Gaussian(), MomentMatchable)
+    True
+    >>> isinstance(spectral.get_measure("matern", nu=1.5, lengthscale=1.0), MomentMatchable)
+    False
+    """
 
 
 MomentMatchable.register(Gaussian)
@@ -63,6 +73,19 @@ def moment_match(W, *, root="cholesky", divisor="m-1", singular="error") -> np.n
 
     Raises ValueError for m <= d with ``singular="error"`` (S is singular); with
     ``singular="diagonal"`` each coordinate is standardised instead (covariance diag 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features.samplers.moment_matching import moment_match
+    >>> W = np.random.default_rng(0).standard_normal((10, 3))
+    >>> matched = moment_match(W)
+    >>> matched.mean(axis=0).round(12) + 0.0
+    array([0., 0., 0.])
+    >>> np.cov(matched, rowvar=False).round(12) + 0.0      # divisor m - 1: exactly I
+    array([[1., 0., 0.],
+           [0., 1., 0.],
+           [0., 0., 1.]])
     """
     _check_choice(root, "root", ROOTS)
     _check_choice(divisor, "divisor", DIVISORS)
@@ -113,7 +136,18 @@ def _coordinate_scale(measure, d: int) -> float:
 
 class Antithetic(Sampler, name="antithetic"):
     """Antithetic pairs (w_1, -w_1, w_2, -w_2, ...) of i.i.d. draws (003, Sec. 4, "Anti").
-    With complex features the imaginary parts cancel and each pair gives cos(c'w)."""
+    With complex features the imaginary parts cancel and each pair gives cos(c'w).
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features import get_sampler
+    >>> W = get_sampler("antithetic").frequencies(spectral.Gaussian(), 6, 2, random_state=0)
+    >>> bool((W[1::2] == -W[0::2]).all())              # pairs (w, -w)
+    True
+    >>> W.sum(axis=0) + 0.0
+    array([0., 0.])
+    """
 
     prefix_granularity = 2
 
@@ -132,7 +166,20 @@ class MomentMatching(Sampler, name="moment_matching"):
     (``moment_match``), rescaled to the measure's covariance. Options: ``root``
     ("cholesky" | "symmetric"), ``divisor`` ("m-1" | "m"), ``singular`` ("error" | "diagonal")
     for m <= d. Not prefix-consistent: every m is a new set (``prefix_granularity`` is 1 only in
-    the sense that the rows are exchangeable)."""
+    the sense that the rows are exchangeable).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features import get_sampler
+    >>> sampler = get_sampler("moment_matching", root="symmetric")
+    >>> W = sampler.frequencies(spectral.Gaussian(bandwidth=2.0), 50, 3, random_state=0)
+    >>> np.cov(W, rowvar=False).round(12) + 0.0             # the measure's covariance I / 4
+    array([[0.25, 0.  , 0.  ],
+           [0.  , 0.25, 0.  ],
+           [0.  , 0.  , 0.25]])
+    """
 
     measure_type = MomentMatchable
     working_copies = 4          # the draws, their centred and rescaled copies, the whitened result

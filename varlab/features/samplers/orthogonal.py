@@ -87,7 +87,16 @@ def haar_orthogonal(rng: np.random.Generator, n_blocks: int, d: int) -> np.ndarr
     """(n_blocks, d, d) Haar-random orthogonal matrices from one standard normal draw G of that
     shape: Q R = G by numpy's stacked QR and Q's columns times sign(diag R) (Mezzadri 2007), so
     that the law is exactly Haar; from d = HOUSEHOLDER_FROM on, Stewart's method on the same
-    draw (``_householder_haar``: the same law at half the flops)."""
+    draw (``_householder_haar``: the same law at half the flops).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features.samplers.orthogonal import haar_orthogonal
+    >>> Q = haar_orthogonal(np.random.default_rng(0), 2, 4)
+    >>> Q.shape, bool(np.allclose(Q @ Q.transpose(0, 2, 1), np.eye(4)))
+    ((2, 4, 4), True)
+    """
     g = rng.standard_normal((n_blocks, d, d))
     if d >= HOUSEHOLDER_FROM:
         _householder_haar(g)
@@ -111,7 +120,18 @@ def fwht(x: np.ndarray) -> np.ndarray:
     (Sylvester order, every f_i <= 64): with x viewed as (n, f_1, ..., f_m), each factor is one
     matrix product along its axis (a GEMM for the last, batched products for the others; the
     1/sqrt(p) folded into the first); O(p (f_1 + ... + f_m)) flops per row in BLAS, no copies
-    between factors (faster in numpy than the log2(p) strided butterfly stages)."""
+    between factors (faster in numpy than the log2(p) strided butterfly stages).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features.samplers.orthogonal import fwht
+    >>> fwht(np.array([1.0, 0.0, 0.0, 0.0]))           # the first row of H / 2
+    array([0.5, 0.5, 0.5, 0.5])
+    >>> x = np.random.default_rng(0).standard_normal(8)
+    >>> bool(np.allclose(fwht(fwht(x)), x))            # H H = I
+    True
+    """
     x = np.asarray(x, dtype=np.float64)
     p = x.shape[-1]
     if p & (p - 1):
@@ -153,7 +173,18 @@ def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int |
     path for both row counts; always for whole blocks).
 
     ``factors=True``: also return the signs (n_blocks, 4, p) and, per row, its sign over the norm
-    of the cut row (0 for a row cut to zero), the factors of ``SORFFactors``."""
+    of the cut row (0 for a row cut to zero), the factors of ``SORFFactors``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features.samplers.orthogonal import sorf_directions
+    >>> directions = sorf_directions(np.random.default_rng(0), 1, 5)
+    >>> directions.shape                              # one block of p = 32 rows in R^5
+    (1, 32, 5)
+    >>> bool(np.allclose(np.linalg.norm(directions, axis=-1), 1.0))
+    True
+    """
     p = _padded(d)
     signs = np.where(rng.random((n_blocks, 4, p)) < 0.5, -1.0, 1.0)
     total = n_blocks * p if rows is None else int(rows)
@@ -196,7 +227,21 @@ class SORFFactors:
     """A SORF draw W (m, d) in factored form: row i of W is scale_i times row i of
     M = H D1 H D2 H D3 (of its block) cut to d coordinates (scale_i: the row's sign and norm over
     the norm of the cut row); rows cut to zero (W_i = norm e_1) have scale 0 and are listed in
-    ``zero`` with their first coordinate ``zero_values``."""
+    ``zero`` with their first coordinate ``zero_values``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features import get_sampler
+    >>> W, factors = get_sampler("structured_orthogonal").factored(spectral.Gaussian(), 40, 6,
+    ...                                                             random_state=0)
+    >>> factors.signs.shape, factors.scale.shape
+    ((2, 4, 32), (40,))
+    >>> X = np.random.default_rng(1).standard_normal((3, 6))
+    >>> bool(np.allclose(factors.product(X), X @ W.T))
+    True
+    """
 
     signs: np.ndarray          # (n_blocks, 4, p): D1, D2, D3 and the row signs
     scale: np.ndarray          # (m,)
@@ -264,7 +309,20 @@ class _Blocked(Sampler):
 class Orthogonal(_Blocked, name="orthogonal"):
     """Block-orthogonal random features (ORF; 004 "QR decomposition"): rows of S Q per block of
     d, independent blocks, last block partial. ``orientation="columns"`` gives the biased
-    column-stacking variant (for comparison only)."""
+    column-stacking variant (for comparison only).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features import get_sampler
+    >>> W = get_sampler("orthogonal").frequencies(spectral.Gaussian(), 4, 4, random_state=0)
+    >>> G = W @ W.T
+    >>> bool(np.allclose(G - np.diag(np.diag(G)), 0.0))    # the rows of one block are orthogonal
+    True
+    >>> get_sampler("orthogonal", orientation="columns")
+    Orthogonal(orientation='columns')
+    """
 
     def __init__(self, orientation="rows"):
         self.orientation = orientation
@@ -313,7 +371,20 @@ class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
     block, norms from the radial law. Not exactly Haar: biased in general (measured).
 
     Offers the fast structured product: ``factored`` gives X W^T in O(n m log p) instead of the
-    dense O(n m d), faster from d = ``fast_product_from`` = FAST_PRODUCT_FROM on."""
+    dense O(n m d), faster from d = ``fast_product_from`` = FAST_PRODUCT_FROM on.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features import RFF, get_sampler
+    >>> W = get_sampler("structured_orthogonal").frequencies(spectral.Gaussian(), 40, 6, random_state=0)
+    >>> W.shape
+    (40, 6)
+    >>> X = np.random.default_rng(0).standard_normal((5, 6)) / 3
+    >>> RFF(n_components=40, sampler="structured_orthogonal", random_state=0).fit_transform(X).shape
+    (5, 40)
+    """
 
     fast_product_from = FAST_PRODUCT_FROM
 

@@ -50,7 +50,19 @@ def _exponent(m: int) -> int:
 
 def sobol_points(m: int, d: int, *, scramble: bool, rng=None, block: int = 0) -> np.ndarray:
     """The first m points of the 2^K-point Sobol net (K = ceil(log2 m)) in [0, 1)^d, starting
-    at index block * 2^K (unscrambled; scipy reaches it by stepping, O(block 2^K)) or scrambled by scipy with ``rng``."""
+    at index block * 2^K (unscrambled; scipy reaches it by stepping, O(block 2^K)) or scrambled by scipy with ``rng``.
+
+    Examples
+    --------
+    >>> from varlab.features.samplers.qmc import sobol_points
+    >>> sobol_points(4, 2, scramble=False, block=1)        # points 4..7 of the sequence
+    array([[0.375, 0.375],
+           [0.875, 0.875],
+           [0.625, 0.125],
+           [0.125, 0.625]])
+    >>> sobol_points(5, 2, scramble=True, rng=0).shape    # the first 5 of an 8-point net
+    (5, 2)
+    """
     if d > _MAX_DIMENSION:
         raise ValueError(f"d must be <= {_MAX_DIMENSION} for scipy's Sobol points, got d={d}")
     K = _exponent(m)
@@ -65,7 +77,16 @@ def sobol_points(m: int, d: int, *, scramble: bool, rng=None, block: int = 0) ->
 
 def to_frequencies(U: np.ndarray, measure) -> np.ndarray:
     """Frequencies from points U in (0, 1)^d: Phi^{-1}(U) / sigma (Gaussian, 003 Eq. 6), or the
-    direction of Phi^{-1}(U) with radius norm_law(d).ppf(chi_d.cdf(|Phi^{-1}(U)|))."""
+    direction of Phi^{-1}(U) with radius norm_law(d).ppf(chi_d.cdf(|Phi^{-1}(U)|)).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features.samplers.qmc import to_frequencies
+    >>> to_frequencies(np.array([[0.5, 0.975]]), spectral.Gaussian(bandwidth=2.0)).round(4)
+    array([[0.  , 0.98]])
+    """
     G = special.ndtri(U)
     if isinstance(measure, Gaussian):
         G /= measure.bandwidth
@@ -80,7 +101,20 @@ def to_frequencies(U: np.ndarray, measure) -> np.ndarray:
 
 
 class ScrambledSobol(Sampler, name="scrambled_sobol"):
-    """Scrambled Sobol points through the inverse normal CDF (003, "SSobol"); unbiased."""
+    """Scrambled Sobol points through the inverse normal CDF (003, "SSobol"); unbiased.
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features import RFF, get_sampler
+    >>> W = get_sampler("scrambled_sobol").frequencies(spectral.Gaussian(), 16, 3, random_state=0)
+    >>> W.shape
+    (16, 3)
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).standard_normal((4, 3))
+    >>> RFF(n_components=16, sampler="scrambled_sobol", random_state=0).fit_transform(X).shape
+    (4, 16)
+    """
 
     measure_type = RadialMeasure
 
@@ -91,7 +125,18 @@ class ScrambledSobol(Sampler, name="scrambled_sobol"):
 class Sobol(Sampler, name="sobol"):
     """Unscrambled Sobol points through the inverse normal CDF (003, "Sobol"; Yang et al. 2014),
     from block ``block`` of the sequence (None: a block drawn from ``random_state``; an int >= 1:
-    that block, deterministic)."""
+    that block, deterministic).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import spectral
+    >>> from varlab.features import get_sampler
+    >>> sampler = get_sampler("sobol", block=1)         # deterministic: random_state is ignored
+    >>> W = sampler.frequencies(spectral.Gaussian(), 8, 2)
+    >>> W.shape, bool(np.array_equal(W, sampler.frequencies(spectral.Gaussian(), 8, 2, random_state=5)))
+    ((8, 2), True)
+    """
 
     measure_type = RadialMeasure
 

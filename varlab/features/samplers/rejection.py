@@ -43,7 +43,18 @@ __all__ = ["GaussianProposal", "Rejection"]
 class GaussianProposal(abc.ABC):
     """The measures the acceptance-rejection sampler draws from with a Gaussian proposal:
     :class:`varlab.spectral.Gaussian` and the normalised parts of the 002 kernels
-    (:class:`varlab.spectral.asymmetric.ProjectedPart`); virtual subclasses, registered below."""
+    (:class:`varlab.spectral.asymmetric.ProjectedPart`); virtual subclasses, registered below.
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features.samplers.rejection import GaussianProposal
+    >>> part = spectral.get_measure("shift_gaussian", shift=[1.5, 0.0]).parts()["real_positive"]
+    >>> isinstance(part, GaussianProposal), isinstance(spectral.Gaussian(), GaussianProposal)
+    (True, True)
+    >>> isinstance(spectral.get_measure("laplacian"), GaussianProposal)
+    False
+    """
 
 
 GaussianProposal.register(Gaussian)
@@ -51,7 +62,19 @@ GaussianProposal.register(ProjectedPart)
 
 
 class Rejection(Sampler, name="rejection"):
-    """002 §4's acceptance-rejection with a Gaussian proposal (see the module docstring)."""
+    """002 §4's acceptance-rejection with a Gaussian proposal (see the module docstring).
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> from varlab.features import get_sampler
+    >>> part = spectral.get_measure("shift_gaussian", shift=[1.5, 0.0]).parts()["real_positive"]
+    >>> W, proposals = get_sampler("rejection").draw(part, 500, 2, random_state=0)
+    >>> W.shape, round(part.acceptance_rate, 3)
+    ((500, 2), 0.483)
+    >>> bool(abs(500 / proposals - part.acceptance_rate) < 0.1)     # the observed rate
+    True
+    """
 
     prefix_granularity = 1
     measure_type = GaussianProposal

@@ -171,7 +171,21 @@ class Model:
 def register(cls: type, name: str | None = None) -> type:
     """Register a Model subclass under ``name`` (default ``cls.name``); done automatically on
     definition. Re-defining the same class (same module and qualified name) replaces it; a
-    different class under a taken name is an error."""
+    different class under a taken name is an error.
+
+    Examples
+    --------
+    >>> from varlab import mc
+    >>> from varlab.mc.models.rff import NRFFModel
+    >>> mc.register(NRFFModel) is mc.model_class("nrff")      # done on definition; idempotent
+    True
+    >>> class Other(mc.Model):                                # no name: not registered
+    ...     parameters = ("rho",)
+    >>> mc.register(Other, "nrff")
+    Traceback (most recent call last):
+    ...
+    ValueError: a model named 'nrff' is already registered (varlab.mc.models.rff.NRFFModel)
+    """
     return _REGISTRY.add(cls, cls.name if name is None else name)
 
 
