@@ -39,4 +39,4 @@ docs: $(STAMP)
 	@echo "docs/_build/html/index.html"
 
 clean:
-	rm -rf $(VENV) build *.egg-info docs/_build docs/papers
+	rm -rf $(VENV) build *.egg-info docs/_build docs/papers docs/gallery docs/sg_execution_times.rst

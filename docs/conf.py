@@ -17,9 +17,24 @@ import varlab  # noqa: E402
 project = "varlab"
 release = version = varlab.__version__
 copyright = "2026, the varlab authors (BSD-3-Clause)"
-extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode"]
+extensions = ["myst_parser", "sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode",
+              "sphinx_gallery.gen_gallery"]
 source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 exclude_patterns = ["_build"]
+# the gallery: every script of examples/ runs at build time (offline, a few seconds each) and its
+# page shows the code, what it prints and its figure (docs/gallery/ is generated, not committed)
+sphinx_gallery_conf = {
+    "examples_dirs": str(ROOT / "examples"),
+    "gallery_dirs": "gallery",
+    "filename_pattern": r"plot_",
+    "within_subsection_order": "FileNameSortKey",
+    "abort_on_example_error": True,
+    "download_all_examples": False,
+    "show_memory": False,
+    "show_signature": False,
+    "matplotlib_animations": False,
+    "write_computation_times": False,
+}
 myst_heading_anchors = 3
 autodoc_member_order = "bysource"
 autodoc_default_options = {"members": True, "show-inheritance": True}

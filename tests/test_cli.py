@@ -129,6 +129,48 @@ def test_figures_only_updates_its_own_manifest_entries(tmp_path):
     assert "| `000_fig1` ([png](000_fig1.png), [pdf](000_fig1.pdf)) |" in readme and "no simulation" in readme
 
 
+def test_check_paper_updates_only_its_own_manifest_entries(tmp_path, monkeypatch):
+    """A partial ``check --paper P`` re-hashes P's reports and records its run under
+    ``partial_runs``; the full run's record and the other papers' entries are kept. Written to
+    --out (or the project's paper_checks/reports), never to the current directory."""
+    from varlab import manifest
+
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "reports"
+    (out / "000").mkdir(parents=True)
+    (out / "000" / "report.md").write_text("another paper's report\n")
+    (out / "001").mkdir()
+    (out / "001" / "stale.md").write_text("gone after the run\n")
+    manifest.write(out, run={"command": "varlab check"})
+    first = manifest.read(out)
+    (out / "001" / "stale.md").unlink()
+    assert cli.main(["check", "--paper", "001", "--budget", "test", "--out", "reports"]) == 0
+    written = manifest.read(out)
+    assert written["run"] == first["run"] and written["files"]["000/report.md"] == first["files"]["000/report.md"]
+    assert written["partial_runs"][-1]["files"] == ["001/points.md", "001/report.json", "001/report.md",
+                                                    "001/stale.md"]    # the entries it updated
+    assert written["partial_runs"][-1]["run"]["command"] == "varlab check --paper 001"
+    assert "001/stale.md" not in written["files"] and cli.main(["verify", str(out)]) == 0
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["reports"]
+
+
+def test_default_outputs_are_the_projects(tmp_path, monkeypatch):
+    """check's reports and the full budget's checkpoints default to the project's folders, not
+    the current directory's."""
+    import argparse
+
+    monkeypatch.chdir(tmp_path)
+    root = Path(cli.__file__).resolve().parents[1]
+    calls = []
+    monkeypatch.setattr("varlab.claims.check", lambda papers, budget, out, log: calls.append(out) or {})
+    monkeypatch.setattr("varlab.manifest.write", lambda directory, run, files=None: None)
+    cli.run_checks(["001"], "test")
+    assert calls == [root / "paper_checks" / "reports"]
+    args = argparse.Namespace(budget="full", checkpoint=None, n_jobs=None, scheduler=None)
+    with cli._engine_settings(args) as settings:
+        assert settings["checkpoint_root"] == root / ".varlab-checkpoints" / "simulations"
+
+
 def test_check_resumes_from_its_checkpoint_and_writes_a_verifiable_manifest(tmp_path, capsys):
     argv = ["check", "--paper", "001", "--budget", "test", "--checkpoint", str(tmp_path / "ck")]
     assert cli.main(argv + ["--out", str(tmp_path / "first")]) == 0

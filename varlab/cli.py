@@ -9,7 +9,8 @@
     varlab bench [NAME ...]
 
 simulate, check and reproduce take --n-jobs N, --scheduler ADDRESS (a dask.distributed cluster)
-and --checkpoint DIR (resume a killed run; the default for --budget full is .varlab-checkpoints).
+and --checkpoint DIR (resume a killed run; the default for --budget full is the project's
+.varlab-checkpoints).
 
 Errors print one line (``varlab: error: ...``) and exit with status 2; never a traceback.
 """
@@ -208,14 +209,28 @@ def run_checks(papers=None, budget_name="quick", out=None, checkpoint=None):
     if unknown:
         raise CommandError(f"check: unknown paper(s) {unknown}; known: {known}")
     base = Path(out) if out else _repository_root() / "paper_checks" / "reports"
+    partial = bool(papers) and set(papers) != set(known)
     try:
         verdicts = claims.check(papers, budget, base, log=_log)
     except OSError as error:
         raise CommandError(f"check: cannot write the reports to {base}: {error.strerror}") from None
-    manifest.write(base, run={"command": "varlab check", "papers": list(verdicts),
-                              "budget": budget.name, "n_repetitions": budget.n_repetitions,
-                              "random_state": budget.random_state})
+    run = {"command": "varlab check" + (" --paper " + " ".join(verdicts) if partial else ""),
+           "papers": list(verdicts), "budget": budget.name, "n_repetitions": budget.n_repetitions,
+           "random_state": budget.random_state}
+    manifest.write(base, run=run, files=_report_files(base, verdicts) if partial else None)
     return verdicts
+
+
+def _report_files(base: Path, papers) -> list[str]:
+    """The manifest entries of the ``papers``' reports under ``base``: the files now in their
+    folders and those the manifest listed there (a file that is gone leaves the manifest)."""
+    from . import manifest
+
+    prefixes = tuple(f"{paper}/" for paper in papers)
+    listed = manifest.read(base)["files"] if (base / manifest.MANIFEST).exists() else {}
+    present = [path.relative_to(base).as_posix() for paper in papers
+               for path in (base / paper).rglob("*") if path.is_file()]
+    return sorted(set(present) | {name for name in listed if name.startswith(prefixes)})
 
 
 def _summary(verdicts) -> None:
@@ -379,7 +394,8 @@ def _parser():
     _add_parallel_arguments(figures)
 
     check = commands.add_parser("check", help="check the papers' claims into reports")
-    check.add_argument("--paper", nargs="+", help="only these papers (default: all)")
+    check.add_argument("--paper", nargs="+",
+                       help="only these papers (default: all); the manifest's other entries are kept")
     check.add_argument("--budget", default="quick", choices=budgets, help="default: %(default)s")
     check.add_argument("--out", metavar="DIR", help="default: paper_checks/reports/ of the project")
     _add_parallel_arguments(check)
@@ -426,7 +442,7 @@ def _engine_settings(args):
 
     checkpoint = args.checkpoint
     if checkpoint is None and getattr(args, "budget", None) == "full":
-        checkpoint = ".varlab-checkpoints"
+        checkpoint = _repository_root() / ".varlab-checkpoints"
     args.checkpoint = checkpoint
     return mc.configure(n_jobs=args.n_jobs, backend="dask" if args.scheduler else None,
                         scheduler=args.scheduler,

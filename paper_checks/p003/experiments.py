@@ -132,15 +132,16 @@ def spectral_norm(E) -> float:
 
 @threadpool_limits.wrap(limits=1)
 def gram_errors(X, sigma: float, m_values, repetitions: int, random_state: int):
-    """{sampler: (frobenius, spectral)} arrays (len(m_values),): mean relative errors over
-    ``repetitions`` (NaN where MM has m <= d). ||E||_F^2 = ||K - Re K^||_F^2 + ||Im K^||_F^2;
+    """{sampler: (frobenius, spectral, se_frobenius, se_spectral)} arrays (len(m_values),): mean
+    relative errors over ``repetitions`` and their standard errors (sd / sqrt(repetitions); NaN for
+    one repetition, and everything NaN where MM has m <= d). ||E||_F^2 = ||K - Re K^||_F^2 + ||Im K^||_F^2;
     ||E||_2 = the largest |eigenvalue| of the Hermitian E = K - K^ (``spectral_norm``). The
     repetitions of (m, sampler j) draw from SeedSequence(random_state, spawn_key=(m, j)), so one
     m computed alone gives the same numbers as within a grid."""
     squared = cdist(X, X, "sqeuclidean") / sigma ** 2             # c' Sigma c, once per call
     K = np.exp(-0.5 * squared)
     norm_f, norm_2 = np.linalg.norm(K), np.linalg.norm(K, 2)
-    out = {name: (np.full(len(m_values), np.nan), np.full(len(m_values), np.nan)) for name in SAMPLERS}
+    out = {name: tuple(np.full(len(m_values), np.nan) for _ in range(4)) for name in SAMPLERS}
     for i, m in enumerate(m_values):
         for j, name in enumerate(SAMPLERS):
             if name == "MM" and m <= X.shape[1]:
@@ -153,7 +154,10 @@ def gram_errors(X, sigma: float, m_values, repetitions: int, random_state: int):
                 real = K - real                                   # E = real - i imaginary
                 f.append(np.sqrt(np.sum(real ** 2) + np.sum(imaginary ** 2)) / norm_f)
                 s.append(spectral_norm(real - 1j * imaginary) / norm_2)
-            out[name][0][i], out[name][1][i] = np.mean(f), np.mean(s)
+            for row, errors in enumerate((f, s)):
+                out[name][row][i] = np.mean(errors)
+                if repetitions > 1:
+                    out[name][row + 2][i] = np.std(errors, ddof=1) / np.sqrt(repetitions)
     return out
 
 
@@ -251,13 +255,17 @@ def _m_grid(d: int):
 
 
 def _gram_piece(budget, name: str, factor: float, m: int) -> dict:
-    """{sampler: (2, 1) errors} on ``name`` at bandwidth factor x sigma_10NN and m features. Every
-    bandwidth uses the budget's seed (common random numbers across sigma), so Fig. 3's sigma_10NN
-    piece is Figs. 1-2's piece at that m, computed once."""
+    """{sampler: (4, 1) errors} on ``name`` at bandwidth factor x sigma_10NN and m features: the
+    mean Frobenius and spectral errors and their standard errors (NaN in a piece stored before
+    the standard errors were kept, as the full run's). Every bandwidth uses the budget's seed
+    (common random numbers across sigma), so Fig. 3's sigma_10NN piece is Figs. 1-2's piece at
+    that m, computed once."""
     size, seed = sizes(budget), budget.random_state
     X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
-    return _remember(budget, gram_key(budget, name, factor, m),
-                     lambda: gram_errors(X, bandwidth_10nn(X) * factor, [m], size["reps"], seed))
+    piece = _remember(budget, gram_key(budget, name, factor, m),
+                      lambda: gram_errors(X, bandwidth_10nn(X) * factor, [m], size["reps"], seed))
+    return {sampler: np.vstack([values, np.full((4 - len(values), values.shape[1]), np.nan)])
+            for sampler, values in piece.items()}
 
 
 def gram_key(budget, name: str, factor: float, m: int) -> str:
@@ -291,7 +299,8 @@ def dimension(name: str) -> int:
 
 
 def gram_vs_m(budget) -> dict:
-    """{set: (m grid, {sampler: (2, len(m)) mean Frobenius and spectral errors})} (Figs. 1-2)."""
+    """{set: (m grid, {sampler: (4, len(m)) mean Frobenius and spectral errors, then their
+    standard errors})} (Figs. 1-2)."""
     size, seed = sizes(budget), budget.random_state
     out = {}
     for name in size["sets"]:
@@ -303,7 +312,7 @@ def gram_vs_m(budget) -> dict:
 
 
 def gram_vs_bandwidth(budget) -> dict:
-    """{set: (sigmas, [{sampler: (2, 1) errors} per bandwidth])} at Fig. 3's m."""
+    """{set: (sigmas, [{sampler: (4, 1) errors and standard errors} per bandwidth])} at Fig. 3's m."""
     size, seed = sizes(budget), budget.random_state
     out = {}
     for name in size["sets3"]:

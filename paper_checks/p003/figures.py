@@ -36,17 +36,42 @@ def _table_trials(budget) -> str:
 STYLE = {"MC": "k-o", "Sobol": "b-s", "SSobol": "c-^", "Anti": "g-v", "CV1": "y-d", "CV2": "m-x", "MM": "r-*"}
 
 
+#: the samplers' points are drawn at x (1 + DODGE (j - 3)), j their index in STYLE, so that the
+#: seven bars at one x do not hide each other
+DODGE = 0.015
+
+
+def _with_bars(ax, x, mean, se, sampler) -> bool:
+    """The sampler's mean errors against x with ±1 SE bars (none where the SE is NaN: one
+    repetition, or a stored piece without standard errors), dodged along x by ``DODGE``; whether
+    any bar was drawn."""
+    se = np.asarray(se, dtype=float)
+    bars = np.isfinite(se) & np.isfinite(mean)
+    x = np.asarray(x, dtype=float) * (1 + DODGE * (list(STYLE).index(sampler) - 3))
+    ax.errorbar(x, mean, yerr=np.where(bars, se, 0.0) if bars.any() else None, fmt=STYLE[sampler], ms=4,
+                elinewidth=0.9, capsize=2.5, label=sampler)
+    return bool(bars.any())
+
+
+def _bars_note(drawn: bool) -> str:
+    return "±1 SE bars" if drawn else "no standard errors stored, no bars"
+
+
 def _gram_figure(budget, which: int, title: str):
     data = E.gram_vs_m(budget)
     size = E.sizes(budget)
     fig, axes = plt.subplots(1, len(data), figsize=(5 * len(data), 4), squeeze=False)
+    drawn = False
     for ax, (name, (m, errors)) in zip(axes[0], data.items()):
         for sampler, values in errors.items():
-            ax.loglog(m, values[which], STYLE[sampler], ms=4, label=sampler)
+            drawn |= _with_bars(ax, m, values[which], values[which + 2], sampler)
         ax.set(title=f"{name}", xlabel="m (number of features)", ylabel="relative error")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
         finish_axes(ax)
-    fig.suptitle(f"{title} ({size['reps']} repetitions, n = {size['n']}; MM needs m >= d + 1)\n"
-                 f"the paper's YP90, QM274 and MNIST300 are not available offline", fontsize=10)
+    fig.suptitle(f"{title} (mean of {size['reps']} repetitions, {_bars_note(drawn)}; n = {size['n']}; "
+                 f"MM needs m >= d + 1)\nthe paper's YP90, QM274 and MNIST300 are not available offline",
+                 fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -54,38 +79,43 @@ def _gram_figure(budget, which: int, title: str):
 @figure("003_fig1", source="003 Figure 1 (Gram error, Frobenius norm, vs m)",
         repetitions=_gram_repetitions)
 def figure1(budget):
-    """Relative Gram error in the Frobenius norm against m for each sampler (mean over the
-    repetitions; the stored experiment keeps means only, so no error bars)."""
+    """Relative Gram error in the Frobenius norm against m for each sampler: the mean over the
+    repetitions with ±1 SE bars (the SE of that mean; none at one repetition, nor from the full
+    run's stored pieces, which kept means only). The samplers' points are shifted by up to ±4.5%
+    along m so that their bars do not hide each other."""
     return _gram_figure(budget, 0, "003 Fig. 1: ||K - K^||_F / ||K||_F")
 
 
 @figure("003_fig2", source="003 Figure 2 (Gram error, spectral norm, vs m)",
         repetitions=_gram_repetitions)
 def figure2(budget):
-    """Relative Gram error in the spectral norm against m for each sampler (mean over the
-    repetitions; no error bars, as in Fig. 1)."""
+    """Relative Gram error in the spectral norm against m for each sampler: the mean over the
+    repetitions with ±1 SE bars, shifted along m as in Fig. 1."""
     return _gram_figure(budget, 1, "003 Fig. 2: ||K - K^||_2 / ||K||_2")
 
 
 @figure("003_fig3", source="003 Figure 3 (Gram error vs bandwidth)",
         repetitions=_gram_repetitions)
 def figure3(budget):
-    """Relative Gram error against the bandwidth (multiples of sigma_10NN) at fixed m (mean over
-    the repetitions; no error bars, as in Fig. 1)."""
+    """Relative Gram error against the bandwidth (multiples of sigma_10NN) at fixed m: the mean
+    over the repetitions with ±1 SE bars, shifted along sigma as in Fig. 1."""
     size = E.sizes(budget)
     data = E.gram_vs_bandwidth(budget)
     fig, axes = plt.subplots(2, len(data), figsize=(5 * len(data), 8), squeeze=False)
+    drawn = False
     for column, (name, (sigmas, rows)) in enumerate(data.items()):
         for row, label in enumerate(("Frobenius", "spectral")):
             ax = axes[row, column]
             for sampler in E.SAMPLERS:
-                ax.semilogy(sigmas, [r[sampler][row][0] for r in rows], STYLE[sampler], ms=4, label=sampler)
+                drawn |= _with_bars(ax, sigmas, [r[sampler][row][0] for r in rows],
+                                    [r[sampler][row + 2][0] for r in rows], sampler)
+            ax.set_yscale("log")
             ax.set(title=f"{name}: {label} norm, m = {size['m3']}", xlabel="bandwidth sigma",
                    ylabel="relative error")
             finish_axes(ax, legend_size=7 if row == 0 else 0)
     fig.suptitle(f"003 Fig. 3: Gram error vs bandwidth (sigma_10NN x "
-                 f"{', '.join(f'{f:g}' for f in E.BANDWIDTH_FACTORS)}; {size['reps']} repetitions, "
-                 f"n = {size['n']})")
+                 f"{', '.join(f'{f:g}' for f in E.BANDWIDTH_FACTORS)}; mean of {size['reps']} repetitions, "
+                 f"{_bars_note(drawn)}; n = {size['n']})")
     fig.tight_layout()
     return fig
 
