@@ -18,8 +18,10 @@ test: $(STAMP)
 	$(BIN)/python -m pytest tests --doctest-modules varlab --doctest-glob='*.md' docs -m "not slow"
 
 # the checks marked slow: heavy claims at the test budget, budget-dependent claims at the
-# committed reports' budget, budget independence at 25x the test budget
+# committed reports' budget, budget independence at 25x the test budget, the documentation
+# build (offline, warnings as errors: it needs the docs extra)
 test-slow: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[docs]'
 	$(BIN)/python -m pytest tests -m slow
 
 fuzz: $(STAMP)
