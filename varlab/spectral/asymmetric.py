@@ -378,8 +378,8 @@ class ShiftGaussian(_AsymmetricGaussian, name="shift_gaussian"):
     >>> import numpy as np
     >>> from varlab.spectral.asymmetric import ShiftGaussian
     >>> mu = ShiftGaussian(sigma=1.0, shift=[0.5, 0.0])
-    >>> {part: round(mass, 6) for part, mass in mu.total_masses().items()}
-    {'real_positive': 0.882723, 'real_negative': 0.000226, 'imaginary_positive': 0.183651, 'imaginary_negative': 0.183651}
+    >>> [round(mass, 6) for mass in mu.total_masses().values()]     # R+, R-, I+, I-
+    [0.882723, 0.000226, 0.183651, 0.183651]
     >>> z = np.array([[0.3, -0.2]])
     >>> mu.kernel(z).round(8), mu.exact_kernel(z).round(8)      # the four parts give k1 exactly
     (array([0.71177032]), array([0.71177032]))
@@ -401,8 +401,8 @@ class SinhGaussian(_AsymmetricGaussian, name="sinh_gaussian"):
     --------
     >>> from varlab.spectral.asymmetric import SinhGaussian
     >>> mu = SinhGaussian(sigma=1.0, beta=[0.5])
-    >>> {part: round(mass, 6) for part, mass in mu.total_masses().items()}
-    {'real_positive': 1.0, 'real_negative': 0.0, 'imaginary_positive': 0.208104, 'imaginary_negative': 0.208104}
+    >>> [round(mass, 6) for mass in mu.total_masses().values()]     # R+, R-, I+, I-
+    [1.0, 0.0, 0.208104, 0.208104]
     >>> mu.kernel([[0.7]]).round(8), mu.exact_kernel([[0.7]]).round(8)
     (array([1.06227856]), array([1.06227856]))
     """

@@ -322,8 +322,10 @@ def part_h(kernel, part):
     Examples
     --------
     >>> from varlab.theory import asymmetric
-    >>> asymmetric.part_h("shift_gaussian", "imaginary_negative"), asymmetric.part_h("sinh_gaussian", "real_positive")
-    ('sin-', 'one')
+    >>> asymmetric.part_h("shift_gaussian", "imaginary_negative")
+    'sin-'
+    >>> asymmetric.part_h("sinh_gaussian", "real_positive")         # the Gaussian p itself
+    'one'
     >>> print(asymmetric.part_h("sinh_gaussian", "real_negative"))     # k2 has no negative real part
     None
     """
@@ -633,7 +635,7 @@ def prop6_features(kernel, spread, sigma, d, epsilon, delta, diameter):
     Examples
     --------
     >>> from varlab.theory import asymmetric
-    >>> M, details = asymmetric.prop6_features("shift_gaussian", 1.0, 1.0, 2, epsilon=0.1, delta=0.01, diameter=1.0)
+    >>> M, details = asymmetric.prop6_features("shift_gaussian", 1.0, 1.0, 2, 0.1, 0.01, 1.0)
     >>> round(M), round(details["norm"], 6)         # features for sup error <= 0.1 w.p. 0.99
     (28599, 1.273183)
     """

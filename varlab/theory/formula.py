@@ -18,7 +18,7 @@ stated relative accuracy of the numpy evaluation against ``mp`` over the declare
 (1e-12 for closed forms). A Formula registers itself under its unique name when it is created;
 :func:`formulas` lists them all (generic tests are parametrized over it).
 
-Each Formula has its own docstring (``help(rff.mean)``, the API reference), made from its
+Each Formula has its own docstring (``help(rff.mean)``, IPython's ``rff.mean?``), made from its
 description, source, parameters and ``examples``: doctest lines showing a real call. Doctest
 collects functions and classes, not instances, so a theory module ends with
 ``__test__ = _doctests(globals())`` and its Formulas' examples run with ``--doctest-modules``.

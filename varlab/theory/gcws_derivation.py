@@ -87,8 +87,8 @@ def g_of_rho() -> sympy.Expr:
     >>> from varlab.theory import gcws_derivation
     >>> gcws_derivation.g_of_rho()
     (1 - sqrt(1/2 - rho/2))/(sqrt(1/2 - rho/2) + 1)
-    >>> gcws_derivation.g_of_rho().subs(gcws_derivation.rho, -1), gcws_derivation.g_of_rho().subs(gcws_derivation.rho, 1)
-    (0, 1)
+    >>> [gcws_derivation.g_of_rho().subs(gcws_derivation.rho, value) for value in (-1, 1)]
+    [0, 1]
     """
     root = sympy.sqrt((1 - rho) / 2)
     return (1 - root) / (1 + root)

@@ -384,7 +384,7 @@ def total_masses(dimension, degree, *, a=3.0, truncation="a", cutoff=4000.0) -> 
     >>> polynomial.total_masses(16, 1)            # the slides' letter setting # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: the printed transform of (1 - r^2/a^2)^m (a=3, degree=1) has infinite total variation in dimension=16: ...
+    ValueError: the printed transform ... has infinite total variation in dimension=16: ...
     """
     d, m, a = _validated(dimension, degree, a)
     _check_truncation(truncation)
@@ -459,8 +459,8 @@ def shell_covariance(atoms_a, probabilities_a, atoms_b, probabilities_b, d, r):
     --------
     >>> import numpy as np
     >>> from varlab.theory import polynomial
-    >>> atoms, probabilities = np.array([1.0, 2.0]), np.array([0.5, 0.5])      # |w| = 1 or 2
-    >>> polynomial.shell_covariance(atoms, probabilities, atoms, probabilities, 3, [0.0, 1.0]).round(6)  # phi_3 = sin t / t
+    >>> atoms, probabilities = np.array([1.0, 2.0]), np.array([0.5, 0.5])      # |w| = 1 or 2; phi_3 = sin t / t
+    >>> polynomial.shell_covariance(atoms, probabilities, atoms, probabilities, 3, [0.0, 1.0]).round(6)
     array([1.      , 0.377766])
     """
     r = np.atleast_1d(np.asarray(r, dtype=np.float64))
