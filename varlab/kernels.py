@@ -575,8 +575,11 @@ def _distances(X, Y, metric: str) -> np.ndarray:
 def laplacian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     """exp(-gamma ||u - v||_1) (scikit-learn's ``laplacian_kernel``).
 
-    >>> float(laplacian([[0.0, 0.0]], [[1.0, -1.0]], gamma=0.5)[0, 0])      # exp(-1)
-    0.36787944117144233
+    Examples
+    --------
+    >>> from varlab.kernels import laplacian
+    >>> round(float(laplacian([[0.0, 0.0]], [[1.0, -1.0]], gamma=0.5)[0, 0]), 12)      # exp(-1)
+    0.367879441171
     """
     gamma = _gamma(gamma)
     with np.errstate(over="ignore"):
@@ -593,7 +596,16 @@ def _radial(X, Y, gamma, name: str) -> np.ndarray:
 
 
 def exponential(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
-    """exp(-gamma ||u - v||), the exponential (Matern-1/2) kernel of lengthscale 1/gamma."""
+    """exp(-gamma ||u - v||), the exponential (Matern-1/2) kernel of lengthscale 1/gamma.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import exponential
+    >>> exponential(np.array([[0.0, 0.0], [3.0, 4.0]]), gamma=0.2)       # exp(-0.2 * 5)
+    array([[1.        , 0.36787944],
+           [0.36787944, 1.        ]])
+    """
     return _radial(X, Y, gamma, "exponential")
 
 
@@ -601,8 +613,15 @@ def matern(X, Y=None, *, nu: float = 1.5, gamma: float = 1.0) -> np.ndarray:
     """The Matern kernel of smoothness nu in {0.5, 1.5, 2.5} and lengthscale 1/gamma (Rasmussen and
     Williams 2006, Eq. 4.16-4.17): (1 + a) e^{-a}, a = sqrt3 gamma ||u - v|| for nu = 3/2.
 
-    >>> round(float(matern([[0.0]], [[1.0]], nu=1.5)[0, 0]), 12)
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import matern
+    >>> round(float(matern([[0.0]], [[1.0]], nu=1.5)[0, 0]), 12)         # (1 + sqrt3) e^{-sqrt3}
     0.483357724597
+    >>> matern(np.array([[0.0, 0.0], [3.0, 4.0]]), nu=2.5, gamma=0.2).round(8)
+    array([[1.        , 0.52399411],
+           [0.52399411, 1.        ]])
     """
     names = {0.5: "exponential", 1.5: "matern32", 2.5: "matern52"}
     if nu not in names:
@@ -611,7 +630,16 @@ def matern(X, Y=None, *, nu: float = 1.5, gamma: float = 1.0) -> np.ndarray:
 
 
 def cauchy(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
-    """1 / (1 + gamma ||u - v||^2), the Cauchy kernel of lengthscale 1/sqrt(gamma)."""
+    """1 / (1 + gamma ||u - v||^2), the Cauchy kernel of lengthscale 1/sqrt(gamma).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import cauchy
+    >>> cauchy(np.array([[0.0, 0.0], [3.0, 4.0]]), gamma=0.04)           # 1 / (1 + 0.04 * 25)
+    array([[1. , 0.5],
+           [0.5, 1. ]])
+    """
     gamma = _gamma(gamma)
     from .theory import stationary
 

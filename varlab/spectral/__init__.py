@@ -55,14 +55,30 @@ def _register(cls, name):
 
 def measures(kind: str | None = None) -> dict[str, type]:
     """The registered measure classes by name (sorted), optionally of one ``kind``
-    ("probability", "signed" or "complex"). Each registered class can be built with no arguments."""
+    ("probability", "signed" or "complex"). Each registered class can be built with no arguments.
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> sorted(spectral.measures(kind="signed"))
+    ['delta_gaussian', 'polynomial_sphere']
+    >>> spectral.measures()["gaussian"] is spectral.Gaussian
+    True
+    """
     if kind is not None:
         _validate.choice(kind, "kind", _KINDS)
     return {name: cls for name, cls in _REGISTRY.by_name().items() if kind is None or cls.kind == kind}
 
 
 def get_measure(name: str, **parameters):
-    """An instance of the registered measure ``name`` with the given parameters."""
+    """An instance of the registered measure ``name`` with the given parameters.
+
+    Examples
+    --------
+    >>> from varlab import spectral
+    >>> spectral.get_measure("matern", nu=2.5, lengthscale=1.0)
+    Matern(nu=2.5, lengthscale=1.0)
+    """
     if not isinstance(name, str):
         raise TypeError(f"name must be a string naming a spectral measure, got {name!r}")
     _REGISTRY.load()
@@ -118,6 +134,25 @@ class SpectralMeasure(_Registered):
     Subclasses implement ``_rvs(n, d, rng)`` (an (n, d) float64 array from a numpy Generator),
     ``_kernel(z)`` (z validated, shape (..., d)) and optionally ``_logdensity(w)``; they call
     ``super().__init__(**parameters)`` with their validated parameters.
+
+    Examples
+    --------
+    A measure of one's own (not registered: no ``name=``): w uniform on [-1, 1]^d, whose kernel is
+    the product of sin(z_i) / z_i.
+
+    >>> import numpy as np
+    >>> from varlab.spectral import SpectralMeasure
+    >>> class Uniform(SpectralMeasure):
+    ...     def _rvs(self, n, d, rng):
+    ...         return rng.uniform(-1.0, 1.0, (n, d))
+    ...     def _kernel(self, z):
+    ...         return np.prod(np.sinc(z / np.pi), axis=-1)
+    >>> mu = Uniform()
+    >>> round(float(mu.kernel([1.0])), 10)                       # sin(1) / 1
+    0.8414709848
+    >>> w = mu.rvs(20000, 1, random_state=0)
+    >>> abs(float(np.mean(np.cos(w[:, 0]))) - 0.8414709848) < 0.01     # k(z) = E cos(w z), z = 1
+    True
     """
 
     #: False for measures that are not symmetric (w and -w not equally likely); then
@@ -205,7 +240,20 @@ class SpectralMeasure(_Registered):
 class RadialMeasure(SpectralMeasure):
     """A rotation-invariant measure: w = |w| theta with theta uniform on the sphere, so that
     k(z) depends on |z| only. Subclasses implement ``_norm_law(d)`` (a frozen scipy.stats
-    distribution of |w| in dimension d) and ``_kernel_of_distance(r, d)``."""
+    distribution of |w| in dimension d) and ``_kernel_of_distance(r, d)``.
+
+    Examples
+    --------
+    >>> import math
+    >>> from varlab.spectral import Gaussian, RadialMeasure
+    >>> g = Gaussian(1.0)
+    >>> isinstance(g, RadialMeasure)
+    True
+    >>> float(g.kernel([3.0, 4.0])) == float(g.kernel_of_distance(5.0))     # k depends on |z| only
+    True
+    >>> round(float(g.norm_law(2).mean()), 10), round(math.sqrt(math.pi / 2), 10)   # |w| ~ chi(2)
+    (1.2533141373, 1.2533141373)
+    """
 
     def norm_law(self, d):
         """The law of |w| in dimension ``d``, a frozen ``scipy.stats`` distribution."""
@@ -242,6 +290,9 @@ class Gaussian(RadialMeasure, name="gaussian"):
     ``rvs(n, d, rng)`` is exactly ``rng.standard_normal((n, d)) / bandwidth`` (C order), so
     that draws are predictable; |w| ~ ``scipy.stats.chi(d, scale=1/bandwidth)``.
 
+    Examples
+    --------
+    >>> from varlab.spectral import Gaussian
     >>> g = Gaussian(0.5)
     >>> float(g.kernel_of_distance(0.5))       # exp(-1/2)
     0.6065306597126334
@@ -372,6 +423,9 @@ class SignedMeasure(_PartedMeasure):
     mu-/||mu-|| probability measures. ``masses`` maps "positive"/"negative" to the total
     masses (default 1 for a given part, 0 for a missing one).
 
+    Examples
+    --------
+    >>> from varlab.spectral import Gaussian, SignedMeasure
     >>> s = SignedMeasure(Gaussian(1.0), Gaussian(2.0), masses={"positive": 2.0, "negative": 1.0})
     >>> round(float(s.kernel([0.0])), 12)      # ||mu+|| - ||mu-||
     1.0
@@ -392,6 +446,13 @@ class ComplexMeasure(_PartedMeasure):
 
     each expectation under the corresponding normalised part. Parts are named
     "real_positive", "real_negative", "imaginary_positive", "imaginary_negative".
+
+    Examples
+    --------
+    >>> from varlab.spectral import ComplexMeasure, Gaussian
+    >>> mu = ComplexMeasure(Gaussian(1.0), masses={"real_positive": 1.0})    # a probability measure
+    >>> round(float(mu.kernel([1.0])), 10), mu.total_mass()                 # exp(-1/2)
+    (0.6065306597, 1.0)
     """
 
     kind = "complex"
@@ -407,7 +468,14 @@ class ComplexMeasure(_PartedMeasure):
 
 def as_signed(measure) -> SignedMeasure:
     """``measure`` as a SignedMeasure: a probability measure is the positive part with mass 1
-    and an empty negative part; a SignedMeasure is returned as is."""
+    and an empty negative part; a SignedMeasure is returned as is.
+
+    Examples
+    --------
+    >>> from varlab.spectral import Gaussian, as_signed
+    >>> as_signed(Gaussian(2.0)).total_masses()
+    {'positive': 1.0, 'negative': 0.0}
+    """
     if isinstance(measure, SignedMeasure):
         return measure
     if isinstance(measure, SpectralMeasure):
@@ -417,7 +485,15 @@ def as_signed(measure) -> SignedMeasure:
 
 def as_complex(measure) -> ComplexMeasure:
     """``measure`` as a ComplexMeasure: a probability measure is the real positive part (mass 1),
-    a signed measure gives the two real parts; a ComplexMeasure is returned as is."""
+    a signed measure gives the two real parts; a ComplexMeasure is returned as is.
+
+    Examples
+    --------
+    >>> from varlab.spectral import Gaussian, SignedMeasure, as_complex
+    >>> signed = SignedMeasure(Gaussian(1.0), Gaussian(2.0), masses={"positive": 2.0, "negative": 1.0})
+    >>> as_complex(signed).total_masses()
+    {'real_positive': 2.0, 'real_negative': 1.0, 'imaginary_positive': 0.0, 'imaginary_negative': 0.0}
+    """
     if isinstance(measure, ComplexMeasure):
         return measure
     if isinstance(measure, SignedMeasure):

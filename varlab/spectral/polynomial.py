@@ -53,7 +53,16 @@ _DIAMETER = 2.0
 
 
 def polynomial_kernel(r, a=3.0, degree=1):
-    """(1 - r^2/a^2)^m for distances r in [0, 2] (004, Setup)."""
+    """(1 - r^2/a^2)^m for distances r in [0, 2] (004, Setup).
+
+    Examples
+    --------
+    >>> from varlab.spectral.polynomial import polynomial_kernel
+    >>> polynomial_kernel([0.0, 1.0, 2.0])                  # a = 3, m = 1: 1 - r^2 / 9
+    array([1.        , 0.88888889, 0.55555556])
+    >>> round(float(polynomial_kernel(1.0, a=3.0, degree=2)), 10)
+    0.7901234568
+    """
     r = _validate.real_array(r, "r", low=0.0, high=_DIAMETER)
     a, m = _scale(a), _degree(degree)
     return (1.0 - np.square(r) / (a * a)) ** m
@@ -85,7 +94,19 @@ def _dimension(dimension):
 # -- radial laws -----------------------------------------------------------------------------------
 class ShellLaw:
     """A discrete law of |w| on ``atoms`` with ``probabilities`` (scipy.stats-like: rvs, cdf, ppf,
-    mean, moment; ``quadrature`` gives the atoms and probabilities, an exact rule)."""
+    mean, moment; ``quadrature`` gives the atoms and probabilities, an exact rule).
+
+    Examples
+    --------
+    >>> from varlab.spectral.polynomial import ShellLaw
+    >>> law = ShellLaw([1.0, 2.0], [1.0, 3.0])          # |w| = 1 or 2 with probabilities 1/4, 3/4
+    >>> law.mean(), law.moment(2)
+    (1.75, 3.25)
+    >>> law.cdf([0.5, 1.0, 2.0])
+    array([0.  , 0.25, 1.  ])
+    >>> law.rvs(5, random_state=0)
+    array([2., 2., 1., 1., 2.])
+    """
 
     def __init__(self, atoms, probabilities):
         order = np.argsort(atoms)
@@ -125,7 +146,17 @@ class ShellLaw:
 class CellLaw:
     """A law of |w| with constant density on each cell [edges[i], edges[i+1]] of mass
     ``masses[i]`` (normalised): rvs and ppf by inverting the piecewise-linear CDF; ``quadrature(n)``
-    is n-point Gauss-Legendre in every cell (exact for polynomials of degree < 2n)."""
+    is n-point Gauss-Legendre in every cell (exact for polynomials of degree < 2n).
+
+    Examples
+    --------
+    >>> from varlab.spectral.polynomial import CellLaw
+    >>> law = CellLaw([0.0, 1.0, 2.0], [1.0, 1.0])     # uniform on [0, 2] in two cells
+    >>> law.cdf([0.5, 1.5]), law.ppf([0.25, 0.75])
+    (array([0.25, 0.75]), array([0.5, 1.5]))
+    >>> round(law.mean(), 12), round(law.moment(2), 12)     # E|w|^2 = 4/3
+    (1.0, 1.333333333333)
+    """
 
     def __init__(self, edges, masses):
         self.edges = np.asarray(edges, dtype=np.float64)
@@ -196,6 +227,9 @@ class PolynomialSphere(SignedMeasure, name="polynomial_sphere"):
     signed radial measure in R^dimension: varlab's least-variation shells (module doc). Defaults:
     the slides' a = 3, m = 1 on letter (d = 16).
 
+    Examples
+    --------
+    >>> from varlab.spectral.polynomial import PolynomialSphere
     >>> mu = PolynomialSphere(a=3.0, degree=1, dimension=16)
     >>> bool(mu.max_error < 2e-6)
     True
@@ -243,7 +277,20 @@ class PrintedPolynomialTransform:
     """The polynomial kernel's transform as printed in the literature 004 cites, in R^dimension:
     truncation "a" (the extension (1 - r^2/a^2)_+^m, Bochner-Riesz) or "sphere" (truncated at
     r = 2, Pennington et al. 2015). |w| = rho; ``radial_density(rho)`` is nu(rho) with
-    k(r) = int phi_d(rho r) nu(rho) drho (theory.polynomial)."""
+    k(r) = int phi_d(rho r) nu(rho) drho (theory.polynomial).
+
+    Examples
+    --------
+    >>> from varlab.spectral.polynomial import PrintedPolynomialTransform
+    >>> printed = PrintedPolynomialTransform(a=3.0, degree=1, dimension=2, truncation="a")
+    >>> printed.finite(), PrintedPolynomialTransform(dimension=16).finite()     # d <= 2m only
+    (True, False)
+    >>> {part: round(mass, 4) for part, mass in printed.total_masses().items()}
+    {'positive': 1.5149, 'negative': 0.5149}
+    >>> cut = printed.truncated(5.0)                 # what sampling |w| <= 5 draws: a finite SignedMeasure
+    >>> {part: round(mass, 6) for part, mass in cut.total_masses().items()}
+    {'positive': 1.237341, 'negative': 0.264689}
+    """
 
     def __init__(self, a=3.0, degree=1, dimension=16, truncation="sphere"):
         self.a, self.degree = _scale(a), _degree(degree)

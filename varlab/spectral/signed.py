@@ -135,7 +135,20 @@ class _MixtureLaw:
 
 class GaussianMixture(RadialMeasure, name="gaussian_mixture"):
     """sum_i c_i N(0, I / sigma_i^2), c_i = weights / sum(weights) (the parts of 004's
-    delta-Gaussian decomposed by sign)."""
+    delta-Gaussian decomposed by sign).
+
+    Examples
+    --------
+    >>> import math
+    >>> from varlab.spectral.signed import GaussianMixture
+    >>> mu = GaussianMixture(weights=(1.0, 1.0), bandwidths=(1.0, 2.0))
+    >>> mu
+    GaussianMixture(weights=(0.5, 0.5), bandwidths=(1.0, 2.0))
+    >>> round(float(mu.kernel_of_distance(1.0)), 10), round((math.exp(-1 / 2) + math.exp(-1 / 8)) / 2, 10)
+    (0.7445137811, 0.7445137811)
+    >>> mu.rvs(3, 2, random_state=0).shape
+    (3, 2)
+    """
 
     def __init__(self, weights=(1.0,), bandwidths=(1.0,)):
         c = _vector(weights, "weights", positive=True)
@@ -289,7 +302,21 @@ def phi_sum(nodes, weights, r, d):
 class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
     """k(r) = sum_i a_i exp(-r^2/(2 sigma_i^2)) as a signed measure (004; defaults: the slides'
     a = (1, -1), sigma = (1, 10)). ``decomposition="sign"`` (any d) or ``"jordan"`` (minimal, in
-    R^dimension)."""
+    R^dimension).
+
+    Examples
+    --------
+    >>> import math
+    >>> from varlab.spectral.signed import DeltaGaussian
+    >>> mu = DeltaGaussian()                         # exp(-r^2/2) - exp(-r^2/200)
+    >>> round(float(mu.kernel_of_distance(1.0)), 10), round(math.exp(-0.5) - math.exp(-0.005), 10)
+    (-0.3884818195, -0.3884818195)
+    >>> mu.total_masses()
+    {'positive': 1.0, 'negative': 1.0}
+    >>> jordan = DeltaGaussian(decomposition="jordan", dimension=2)     # the minimal decomposition
+    >>> {part: round(mass, 6) for part, mass in jordan.total_masses().items()}
+    {'positive': 0.945003, 'negative': 0.945003}
+    """
 
     def __init__(self, weights=(1.0, -1.0), bandwidths=(1.0, 10.0), decomposition="sign", dimension=None):
         a = _vector(weights, "weights")
@@ -359,7 +386,14 @@ class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
 def polynomial_total_variation_finite(dimension, m) -> bool:
     """Whether the truncated polynomial kernel (1 - r^2/a^2)_+^m has a finite signed spectral
     measure in R^d: |p(w)| ~ |w|^{-(d + 2m + 1)/2}, so the radial mass integral converges iff
-    d < 2m + 1 (varlab; Bochner-Riesz transform, Stein and Weiss IV.4)."""
+    d < 2m + 1 (varlab; Bochner-Riesz transform, Stein and Weiss IV.4).
+
+    Examples
+    --------
+    >>> from varlab.spectral.signed import polynomial_total_variation_finite
+    >>> polynomial_total_variation_finite(2, 1), polynomial_total_variation_finite(16, 1)   # the slides: d = 16
+    (True, False)
+    """
     d = _count(dimension, "dimension", "dimension")
     m = _count(m, "m", "m")
     return d < 2 * m + 1

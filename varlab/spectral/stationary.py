@@ -54,6 +54,11 @@ class Laplacian(SpectralMeasure, name="laplacian"):
     """Spectral measure of the Laplacian kernel exp(-gamma ||z||_1): independent Cauchy(0, gamma)
     coordinates (a product measure, not radial: orthogonal samplers do not apply).
 
+    Examples
+    --------
+    >>> from varlab.spectral.stationary import Laplacian
+    >>> round(float(Laplacian(0.5).kernel([1.0, -1.0])), 12)       # exp(-0.5 * 2)
+    0.367879441171
     >>> Laplacian(0.5).rvs(2, 3, random_state=0).shape
     (2, 3)
     """
@@ -85,7 +90,17 @@ class Laplacian(SpectralMeasure, name="laplacian"):
 class RadialT(scipy.stats.rv_continuous):
     """|w| of the multivariate t law with ``dof`` degrees of freedom and scale 1 in R^``d``:
     |w|^2 / dof ~ betaprime(d/2, dof/2) (so |w|^2 / d ~ F(d, dof)); cdf, sf and their inverses by
-    scipy's regularised incomplete beta function."""
+    scipy's regularised incomplete beta function.
+
+    Examples
+    --------
+    >>> from varlab.spectral.stationary import RadialT
+    >>> radial_t = RadialT(a=0.0, name="radial_t")          # an rv_continuous, frozen with (d, dof)
+    >>> round(float(radial_t.cdf(1.0, 3, 3.0)), 10)           # P(|w| <= 1), w multivariate t_3 in R^3
+    0.1955011095
+    >>> round(float(radial_t(3, 3.0).mean()), 10)
+    2.2053155817
+    """
 
     def _argcheck(self, d, dof):
         return (d > 0) & (dof > 0)
@@ -132,7 +147,18 @@ class RadialLaplace(scipy.stats.rv_continuous):
     """|w| of the multivariate symmetric Laplace law w = sqrt(2 tau) g, tau ~ Exp(1), g ~ N(0, I_d)
     (the Cauchy kernel's measure, lengthscale 1): sf(s) = 2 (s/2)^{d/2} K_{d/2}(s) / Gamma(d/2)
     (varlab: P(2 tau chi^2_d > s^2) = E exp(-s^2 / (2 chi^2_d))); inverses by scipy's vectorised
-    root finder."""
+    root finder.
+
+    Examples
+    --------
+    >>> import math
+    >>> from varlab.spectral.stationary import RadialLaplace
+    >>> radial_laplace = RadialLaplace(a=0.0, name="radial_laplace")
+    >>> round(float(radial_laplace.sf(1.0, 1)), 10), round(math.exp(-1.0), 10)     # d = 1: the Laplace law
+    (0.3678794412, 0.3678794412)
+    >>> round(float(radial_laplace.ppf(0.5, 1)), 10), round(math.log(2.0), 10)
+    (0.6931471806, 0.6931471806)
+    """
 
     def _argcheck(self, d):
         return d > 0
@@ -188,7 +214,19 @@ class Matern(RadialMeasure, name="matern"):
     """Spectral measure of the Matern kernel of smoothness ``nu`` > 0 and ``lengthscale`` l: the
     multivariate t law with 2 nu degrees of freedom and scale 1/l (module docstring). nu = 1/2,
     3/2, 5/2 use the closed forms of ``varlab.theory.stationary``; other nu scipy's K_nu.
-    E|w|^2 is finite only for nu > 1 (moment matching needs it)."""
+    E|w|^2 is finite only for nu > 1 (moment matching needs it).
+
+    Examples
+    --------
+    >>> from varlab.spectral.stationary import Matern
+    >>> m = Matern(nu=1.5, lengthscale=2.0)
+    >>> round(float(m.kernel_of_distance(2.0)), 12)          # (1 + sqrt3) e^{-sqrt3}
+    0.483357724597
+    >>> round(float(m.kernel([1.2, 1.6])), 12)               # |z| = 2
+    0.483357724597
+    >>> m.rvs(4, 3, random_state=0).shape
+    (4, 3)
+    """
 
     def __init__(self, nu=1.5, lengthscale=1.0):
         nu = _validate.positive(nu, "nu")
@@ -228,7 +266,15 @@ class Matern(RadialMeasure, name="matern"):
 
 class Exponential(Matern, name="exponential"):
     """Spectral measure of the exponential (Matern-1/2) kernel exp(-|z|/l): the multivariate Cauchy
-    law (t with one degree of freedom) of scale 1/l. E|w|^2 is infinite."""
+    law (t with one degree of freedom) of scale 1/l. E|w|^2 is infinite.
+
+    Examples
+    --------
+    >>> from varlab.spectral.stationary import Exponential
+    >>> e = Exponential(2.0)
+    >>> e, round(float(e.kernel_of_distance(2.0)), 12)      # exp(-2/2)
+    (Exponential(lengthscale=2.0), 0.367879441171)
+    """
 
     def __init__(self, lengthscale=1.0):
         super().__init__(nu=0.5, lengthscale=lengthscale)
@@ -237,7 +283,17 @@ class Exponential(Matern, name="exponential"):
 
 class CauchyKernel(RadialMeasure, name="cauchy"):
     """Spectral measure of the Cauchy kernel 1/(1 + |z|^2/l^2): w = sqrt(2 tau) g / l, tau ~ Exp(1),
-    the multivariate symmetric Laplace law (module docstring)."""
+    the multivariate symmetric Laplace law (module docstring).
+
+    Examples
+    --------
+    >>> from varlab.spectral.stationary import CauchyKernel
+    >>> c = CauchyKernel(2.0)
+    >>> float(c.kernel_of_distance(2.0))                    # 1 / (1 + 1)
+    0.5
+    >>> round(float(c.norm_law(1).sf(1.0)), 10)             # d = 1: P(|w| > 1) = e^{-l}
+    0.1353352832
+    """
 
     def __init__(self, lengthscale=1.0):
         lengthscale = _positive_scalar(lengthscale, "lengthscale")

@@ -52,7 +52,17 @@ def phi(t, d):
     d ~ 256 on, where scipy's hyp0f1 returns NaN, and for |t| beyond 1e150, where t^2 overflows:
     there by Gamma(d/2) (|t|/2)^{1-d/2} J_{d/2-1}(|t|) with J's leading Hankel term (DLMF 10.17.3;
     relative remainder O(d^2/t)), its phase t - theta taken as cos t cos theta + sin t sin theta:
-    scipy's jv rounds t - theta to t there)."""
+    scipy's jv rounds t - theta to t there).
+
+    Examples
+    --------
+    >>> import math
+    >>> from varlab.theory.orthogonal import phi
+    >>> round(float(phi(1.0, 3)), 12), round(math.sin(1.0), 12)     # phi_3(t) = sin(t) / t
+    (0.841470984808, 0.841470984808)
+    >>> phi([0.0, 2.0], 2).round(6)                                # phi_2 = J_0
+    array([1.      , 0.223891])
+    """
     t = np.abs(np.asarray(t, dtype=np.float64))
     b = 0.5 * np.asarray(d, dtype=np.float64)
     huge = t > 1e150

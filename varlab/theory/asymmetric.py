@@ -43,12 +43,13 @@ import scipy.integrate
 import scipy.special
 
 from .. import _validate
-from .formula import Formula
+from .formula import Formula, _doctests
 from .parameters import parameter
 
 __all__ = ["SPREAD", "KERNELS", "PARTS", "cos_positive_mass", "cos_negative_mass",
            "sin_positive_mass", "part_transform", "kernel_masses", "part_second_moment",
-           "estimator_variance", "prop6_features", "beta_d", "spread_of", "direction_of"]
+           "estimator_variance", "prop6_features", "beta_d", "spread_of", "direction_of",
+           "part_h", "h_transform", "shift_variance", "sinh_variance", "cosh_variance"]
 
 SOURCE = "002, Eq. (2), (9)-(11) and §4 (total masses); 1-D reduction derived by varlab"
 
@@ -236,17 +237,34 @@ cos_positive_mass = Formula(
     "asymmetric.cos_positive_mass", numeric=lambda spread: _mass(spread, "cos+"),
     reference=_mp_mass("cos+"),
     description="E max(cos X, 0), X ~ N(0, s^2): ||mu_R+|| of the shift-Gaussian kernel (times A "
-                "for the cosh-Gaussian); a 1-D form of 002's d-dimensional integral", **_COMMON)
+                "for the cosh-Gaussian); a 1-D form of 002's d-dimensional integral",
+    examples="""
+        >>> from varlab.theory import asymmetric
+        >>> round(asymmetric.cos_positive_mass(spread=1.0), 10)
+        0.6502800179
+        >>> asymmetric.cos_positive_mass(spread=0.0)          # X = 0: cos+(X) = 1
+        1.0
+        """, **_COMMON)
 cos_negative_mass = Formula(
     "asymmetric.cos_negative_mass", numeric=lambda spread: _mass(spread, "cos-"),
     reference=_mp_mass("cos-"),
     description="E max(-cos X, 0), X ~ N(0, s^2): ||mu_R-|| of the shift-Gaussian kernel (times A "
-                "for the cosh-Gaussian)", **_COMMON)
+                "for the cosh-Gaussian)",
+    examples="""
+        >>> from varlab.theory import asymmetric
+        >>> round(asymmetric.cos_negative_mass(spread=1.0), 10)    # E cos+ - E cos- = E cos X = exp(-1/2)
+        0.0437493582
+        """, **_COMMON)
 sin_positive_mass = Formula(
     "asymmetric.sin_positive_mass", numeric=lambda spread: _mass(spread, "sin+"),
     reference=_mp_mass("sin+"),
     description="E max(sin X, 0) = E|sin X|/2, X ~ N(0, s^2): ||mu_I+|| = ||mu_I-|| of the "
-                "shift-Gaussian kernel (times A for sinh/cosh)", **_COMMON)
+                "shift-Gaussian kernel (times A for sinh/cosh)",
+    examples="""
+        >>> from varlab.theory import asymmetric
+        >>> round(asymmetric.sin_positive_mass(spread=1.0), 10)
+        0.2895766094
+        """, **_COMMON)
 
 
 # --- kernels: spread, direction, masses --------------------------------------------------------
@@ -257,7 +275,14 @@ def _kernel_name(kernel):
 
 
 def direction_of(kernel, sigma, vector):
-    """c: the direction of the kernel's phase X = <c, w> (r for the shift, sigma^2 beta otherwise)."""
+    """c: the direction of the kernel's phase X = <c, w> (r for the shift, sigma^2 beta otherwise).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric
+    >>> asymmetric.direction_of("cosh_gaussian", 2.0, [0.5, 0.0])     # sigma^2 beta
+    array([2., 0.])
+    """
     vector = np.asarray(vector, dtype=float)
     return vector if _kernel_name(kernel) == "shift_gaussian" else sigma * sigma * vector
 
@@ -292,7 +317,18 @@ _PART_H = {
 
 def part_h(kernel, part):
     """The function h of X with part = (scale) p(w) h(<c, w>): "cos+", "cos-", "sin+", "sin-",
-    "one" or None (empty part)."""
+    "one" or None (empty part).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric
+    >>> asymmetric.part_h("shift_gaussian", "imaginary_negative")
+    'sin-'
+    >>> asymmetric.part_h("sinh_gaussian", "real_positive")         # the Gaussian p itself
+    'one'
+    >>> print(asymmetric.part_h("sinh_gaussian", "real_negative"))     # k2 has no negative real part
+    None
+    """
     return _PART_H[_kernel_name(kernel)][part]
 
 
@@ -387,7 +423,17 @@ def _h_transform_small(lam, s, h):
 
 def h_transform(lam, spread, h):
     """E[e^{i lam X} h(X)], X ~ N(0, s^2) (complex; arrays broadcast): the characteristic
-    function of a part p(w) h(<c, w>) along c, unnormalised (varlab's own)."""
+    function of a part p(w) h(<c, w>) along c, unnormalised (varlab's own).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.theory import asymmetric
+    >>> complex(np.round(asymmetric.h_transform(0.0, 1.0, "cos+"), 8))     # lam = 0: the mass E cos+(X)
+    (0.65028002+0j)
+    >>> np.round(asymmetric.h_transform([0.5, 1.0], 1.0, "sin+"), 6)
+    array([0.241752+0.139461j, 0.127295+0.216166j])
+    """
     lam, s = np.broadcast_arrays(np.asarray(lam, dtype=float), np.asarray(spread, dtype=float))
     if h == "one":
         return np.exp(-0.5 * (lam * s) ** 2) + 0j
@@ -415,7 +461,17 @@ def h_transform(lam, spread, h):
 
 def part_transform(kernel, part, spread, phase_ratio, transverse):
     """U_part(D) = ||part|| E_part[e^{i <w, D>}] for D = phase_ratio c + D_perp, |D_perp| =
-    transverse sigma: tilt * E[e^{i alpha |c| ... }] = tilt e^{-tau^2/2} E[e^{i alpha X} h(X)]."""
+    transverse sigma: tilt * E[e^{i alpha |c| ... }] = tilt e^{-tau^2/2} E[e^{i alpha X} h(X)].
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.theory import asymmetric
+    >>> complex(np.round(asymmetric.part_transform("shift_gaussian", "real_positive", 1.0, 0.0, 0.0), 8))
+    (0.65028002+0j)
+    >>> complex(np.round(asymmetric.part_transform("shift_gaussian", "real_positive", 1.0, 0.5, 1.0), 6))
+    (0.377114+0j)
+    """
     h = part_h(kernel, part)
     if h is None:
         return np.zeros(np.broadcast(np.asarray(spread), np.asarray(phase_ratio),
@@ -481,17 +537,45 @@ _VARIANCE = dict(parameters=("spread", "phase_ratio", "transverse"), tolerance=1
                  derived_by_varlab=True,
                  source="002, Eq. (7)-(8) (estimator); variance at a point derived by varlab")
 
+_VARIANCE_EXAMPLES = {
+    "shift_gaussian": """
+        >>> from varlab.theory import asymmetric
+        >>> round(asymmetric.shift_variance(spread=1.0, phase_ratio=0.5, transverse=1.0), 8)   # M = 1
+        0.22294688
+        """,
+    "sinh_gaussian": """
+        >>> from varlab.theory import asymmetric
+        >>> round(asymmetric.sinh_variance(spread=1.0, phase_ratio=0.5, transverse=1.0), 8)
+        0.6054997
+        """,
+    "cosh_gaussian": """
+        >>> from varlab.theory import asymmetric
+        >>> round(asymmetric.cosh_variance(spread=1.0, phase_ratio=0.5, transverse=1.0), 8)
+        0.60603246
+        """,
+}
+
 shift_variance, sinh_variance, cosh_variance = (
     Formula(f"asymmetric.{kernel.split('_')[0]}_variance", numeric=_variance_numeric(kernel),
             reference=_mp_variance(kernel),
             description=f"Var of one AsK-RFF term of the {kernel} kernel at D = phase_ratio c + "
-                        f"D_perp (|D_perp| = transverse sigma): Var s(D) = this / M", **_VARIANCE)
+                        f"D_perp (|D_perp| = transverse sigma): Var s(D) = this / M",
+            examples=_VARIANCE_EXAMPLES[kernel], **_VARIANCE)
     for kernel in KERNELS)
 
 
 def estimator_variance(kernel, spread, phase_ratio, transverse):
     """Var of one term of s(D) (Eq. 7, one feature of each part); Var s(D) = this / M. The
-    numeric form of the ``*_variance`` Formulas, for any transverse >= 0 (absolute accuracy)."""
+    numeric form of the ``*_variance`` Formulas, for any transverse >= 0 (absolute accuracy).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric
+    >>> round(float(asymmetric.estimator_variance("shift_gaussian", 1.0, 0.5, 1.0)), 8)   # = shift_variance
+    0.22294688
+    >>> round(float(asymmetric.estimator_variance("shift_gaussian", 1.0, 0.5, 0.0)), 8)   # D along c
+    0.01739854
+    """
     s = SPREAD.validate(spread, "spread")
     alpha = PHASE_RATIO.validate(phase_ratio, "phase_ratio")
     tau = _validate.real_array(transverse, "transverse", low=0.0)
@@ -500,14 +584,30 @@ def estimator_variance(kernel, spread, phase_ratio, transverse):
 
 # --- Prop. 6 --------------------------------------------------------------------------------------
 def beta_d(d):
-    """beta_d = ((d/2)^(-d/(d+2)) + (d/2)^(2/(d+2))) 2^((6d+2)/(d+2)) (002, Prop. 6)."""
+    """beta_d = ((d/2)^(-d/(d+2)) + (d/2)^(2/(d+2))) 2^((6d+2)/(d+2)) (002, Prop. 6).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric
+    >>> round(asymmetric.beta_d(2), 6), round(asymmetric.beta_d(16), 6)     # beta_2 = 16 sqrt2
+    (22.627417, 61.721567)
+    """
     d = float(d)
     return ((d / 2) ** (-d / (d + 2)) + (d / 2) ** (2 / (d + 2))) * 2 ** ((6 * d + 2) / (d + 2))
 
 
 def part_second_moment(kernel, part, spread, sigma, d):
     """E_part |w|^2 of the normalised part: (d - 1)/sigma^2 (the orthogonal components) plus
-    E_h[X^2]/(s sigma)^2 (along c), the latter by 1-D quadrature (scipy)."""
+    E_h[X^2]/(s sigma)^2 (along c), the latter by 1-D quadrature (scipy).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric
+    >>> round(asymmetric.part_second_moment("shift_gaussian", "real_positive", 1.0, 1.0, 2), 8)
+    1.35733271
+    >>> asymmetric.part_second_moment("sinh_gaussian", "real_positive", 1.0, 1.0, 2)    # the Gaussian: d / sigma^2
+    2.0
+    """
     h = part_h(kernel, part)
     if h is None:
         return 0.0
@@ -530,7 +630,15 @@ def part_second_moment(kernel, part, spread, sigma, d):
 def prop6_features(kernel, spread, sigma, d, epsilon, delta, diameter):
     """The M of Prop. 6 (002): 4 (d+2) ||mu||^2/eps^2 (log(beta_d/delta) + 2d/(d+2)
     log(alpha_mu l / eps)), with ||mu|| = R+ + R- + 2 I+ and alpha_mu^2 = (R+^2 + R-^2 +
-    2 I+^2) sigma_mu^2. Returns (M, details)."""
+    2 I+^2) sigma_mu^2. Returns (M, details).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric
+    >>> M, details = asymmetric.prop6_features("shift_gaussian", 1.0, 1.0, 2, 0.1, 0.01, 1.0)
+    >>> round(M), round(details["norm"], 6)         # features for sup error <= 0.1 w.p. 0.99
+    (28599, 1.273183)
+    """
     masses = kernel_masses(kernel, spread)
     rp, rn, ip = masses["real_positive"], masses["real_negative"], masses["imaginary_positive"]
     norm = rp + rn + 2 * ip
@@ -542,3 +650,6 @@ def prop6_features(kernel, spread, sigma, d, epsilon, delta, diameter):
     M = 4 * (d + 2) * norm ** 2 / epsilon ** 2 * (math.log(bd / delta)
                                                    + 2 * d / (d + 2) * math.log(alpha * diameter / epsilon))
     return M, {"norm": norm, "alpha_mu": alpha, "sigma_mu2": sigma_mu2, "beta_d": bd}
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)

@@ -49,7 +49,14 @@ def _gaussian_fourier(shift):
 
 def transform_residual(kernel: str) -> sp.Expr:
     """int e^{i w D} mu(w) dw - k(D) for the printed mu of 002 Eq. (9) (shift), (10) (sinh),
-    (11) (cosh), one coordinate; simplifies to 0 when the printed transform is right."""
+    (11) (cosh), one coordinate; simplifies to 0 when the printed transform is right.
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric_derivation
+    >>> asymmetric_derivation.transform_residual("cosh_gaussian")     # 002's Eq. (11) is right (~2 s)
+    0
+    """
     gauss = sp.exp(-D ** 2 / (2 * sigma ** 2))
     A = sp.exp(sigma ** 2 * beta ** 2 / 2)
     if kernel == "shift_gaussian":
@@ -70,7 +77,15 @@ def transform_residual(kernel: str) -> sp.Expr:
 
 def projection_characteristic_function(d: int = 3) -> sp.Expr:
     """E exp(i t <c, w>) for w ~ N(0, I/sigma^2) in d dimensions, by sympy (one Gaussian integral
-    per coordinate); equals exp(-t^2 |c|^2 / (2 sigma^2)): X = <c, w> ~ N(0, |c|^2/sigma^2)."""
+    per coordinate); equals exp(-t^2 |c|^2 / (2 sigma^2)): X = <c, w> ~ N(0, |c|^2/sigma^2).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric_derivation
+    >>> value, c = asymmetric_derivation.projection_characteristic_function(1)
+    >>> value, c
+    (exp(-c1**2*t**2/(2*sigma**2)), (c1,))
+    """
     if not isinstance(d, int) or d < 1:
         raise ValueError(f"d must be an integer >= 1, got {d!r}")
     c = sp.symbols(f"c1:{d + 1}", real=True)
@@ -84,7 +99,15 @@ def projection_characteristic_function(d: int = 3) -> sp.Expr:
 def fourier_coefficient_general(h: str) -> sp.Expr:
     """a_n (integer symbol ``n``) of h: (1/2pi) int_{period} h(x) e^{-inx} dx by sympy for
     max(cos x, 0) (on [-pi/2, pi/2]) and max(sin x, 0) (on [0, pi]); max(-cos x, 0) = max(cos(x +
-    pi), 0) and likewise for sin, so a_n(h-) = (-1)^n a_n(h+) (a shift by pi)."""
+    pi), 0) and likewise for sin, so a_n(h-) = (-1)^n a_n(h+) (a shift by pi).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric_derivation
+    >>> a_n = asymmetric_derivation.fourier_coefficient_general("cos+")   # a Piecewise in n (~4 s, once)
+    >>> a_n.subs(asymmetric_derivation.n, 0)                            # the mean of max(cos x, 0)
+    1/pi
+    """
     if h not in H_FUNCTIONS:
         raise ValueError(f"h must be one of {H_FUNCTIONS}, got {h!r}")
     if h.endswith("-"):
@@ -95,20 +118,43 @@ def fourier_coefficient_general(h: str) -> sp.Expr:
 
 
 def fourier_coefficient(h: str, order: int) -> sp.Expr:
-    """a_n of h at the integer ``order`` (exact, from :func:`fourier_coefficient_general`)."""
+    """a_n of h at the integer ``order`` (exact, from :func:`fourier_coefficient_general`).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric_derivation
+    >>> [asymmetric_derivation.fourier_coefficient("cos+", n) for n in range(4)]
+    [1/pi, 1/4, 1/(3*pi), 0]
+    """
     if not isinstance(order, int):
         raise TypeError(f"order must be an int, got {type(order).__name__}")
     return sp.nsimplify(sp.simplify(fourier_coefficient_general(h).subs(n, order)))
 
 
 def mass_series(h: str, spread, terms: int = 12) -> sp.Expr:
-    """E h(X), X ~ N(0, s^2), as sum_{|n| <= terms} a_n e^{-n^2 s^2 / 2} (E e^{inX} = e^{-n^2 s^2/2})."""
+    """E h(X), X ~ N(0, s^2), as sum_{|n| <= terms} a_n e^{-n^2 s^2 / 2} (E e^{inX} = e^{-n^2 s^2/2}).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric, asymmetric_derivation
+    >>> round(float(asymmetric_derivation.mass_series("cos+", 1, terms=6)), 10)
+    0.6502800179
+    >>> round(asymmetric.cos_positive_mass(spread=1.0), 10)             # the numeric form varlab evaluates
+    0.6502800179
+    """
     return sum(fourier_coefficient(h, k) * sp.exp(-sp.Integer(k) ** 2 * sp.sympify(spread) ** 2 / 2)
                for k in range(-terms, terms + 1))
 
 
 def corollary5_coefficients(order: int) -> tuple:
-    """(a_n(cos+) - a_n(cos-) - a_n(cos), a_n(sin+) - a_n(sin-) - a_n(sin)): both 0 (Cor. 5)."""
+    """(a_n(cos+) - a_n(cos-) - a_n(cos), a_n(sin+) - a_n(sin-) - a_n(sin)): both 0 (Cor. 5).
+
+    Examples
+    --------
+    >>> from varlab.theory import asymmetric_derivation
+    >>> asymmetric_derivation.corollary5_coefficients(1), asymmetric_derivation.corollary5_coefficients(2)
+    ((0, 0), (0, 0))
+    """
     cos_n = sp.Rational(1, 2) if abs(order) == 1 else 0
     sin_n = {1: -sp.I / 2, -1: sp.I / 2}.get(order, 0)
     return (sp.simplify(fourier_coefficient("cos+", order) - fourier_coefficient("cos-", order) - cos_n),

@@ -60,12 +60,27 @@ _U = (_X * _Y, _X ** 2, _Y ** 2)
 
 
 def to_t(expr: sympy.Expr) -> sympy.Expr:
-    """Rewrite an expression in (rho, gamma) in terms of t = exp(-gamma (1 - rho)) where possible."""
+    """Rewrite an expression in (rho, gamma) in terms of t = exp(-gamma (1 - rho)) where possible.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import derivations
+    >>> derivations.to_t(sympy.exp(-2 * derivations.gamma * (1 - derivations.rho)))
+    t**2
+    """
     return sympy.expand(sympy.expand(expr).subs(rho, 1 + sympy.log(T) / gamma))
 
 
 def from_t(expr: sympy.Expr) -> sympy.Expr:
-    """Substitute t = exp(-gamma (1 - rho))."""
+    """Substitute t = exp(-gamma (1 - rho)).
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.from_t(derivations.T ** 2)
+    exp(-2*gamma*(1 - rho))
+    """
     return expr.subs(T, sympy.exp(-gamma * (1 - rho)))
 
 
@@ -111,6 +126,15 @@ def gaussian_uniform_cos_mean(alpha, beta, n, phase=0) -> sympy.Expr:
     sqrt(1 - rho^2) beta z + [(alpha + rho beta) x + n w + phase];
     step 2: the z integral; step 3: the x integral; step 4: the w integral. ``n`` must be an
     integer (a Python int or an integer sympy symbol, giving a Piecewise in n).
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.gaussian_uniform_cos_mean(1, 0, 0)      # E cos(x) = e^{-1/2} (a sympy integral: ~4 s once)
+    exp(-1/2)
+    >>> derivations.gaussian_uniform_cos_mean(1, 0, 1)      # a uniform phase averages it out
+    0
     """
     rest_after_z = (alpha + rho * beta) * _x + _n * _w + _phi          # the bracket above
     after_z = _normal_cos(sympy.sqrt(1 - rho ** 2) * beta, rest_after_z)
@@ -130,6 +154,17 @@ def cos_product_mean(c1, c2, b1, b2) -> sympy.Expr:
     cos A cos B = [cos(A + B) + cos(A - B)] / 2, each term by ``gaussian_uniform_cos_mean``.
     For integers b1 = b2 >= 1 this is exp(-(c1^2 + c2^2 - 2 c1 c2 rho) / 2) / 2, for
     b1 != b2 (both >= 1) it is 0, and for b1 = b2 = 0 both terms survive.
+    
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import derivations
+    >>> root = sympy.sqrt(derivations.gamma)
+    >>> derivations.cos_product_mean(root, root, 1, 1)      # half of Eq. (16)
+    exp(gamma*rho - gamma)/2
+    >>> derivations.cos_product_mean(root, root, 1, 2)
+    0
     """
     plus = gaussian_uniform_cos_mean(c1, c2, b1 + b2)
     minus = gaussian_uniform_cos_mean(c1, -c2, b1 - b2)
@@ -154,6 +189,13 @@ def phase_characteristic_function(p=None, q=None) -> sympy.Expr:
 
     With no arguments: the Piecewise in integer symbols p, q as derived. With integers: its value,
     which is what every moment below is built from.
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.phase_characteristic_function(1, -1), derivations.phase_characteristic_function(1, 1)
+    (exp(gamma*rho - gamma), 0)
     """
     generic = _phase_characteristic_generic()
     if p is None and q is None:
@@ -168,6 +210,15 @@ def rff_moment(a: int, b: int) -> sympy.Expr:
 
     X = (e^{i theta1} + e^{-i theta1}) / sqrt2, so by the binomial theorem
     E[X^a Y^b] = 2^{-(a+b)/2} sum_{j,l} C(a,j) C(b,l) E exp(i((2j-a) theta1 + (2l-b) theta2)).
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.rff_moment(1, 1)                        # E[XY], Eq. (16)
+    exp(gamma*rho - gamma)
+    >>> derivations.rff_moment(2, 0)                        # E[X^2]
+    1
     """
     total = sympy.Integer(0)
     for j in range(a + 1):
@@ -179,7 +230,18 @@ def rff_moment(a: int, b: int) -> sympy.Expr:
 
 
 def expectation(polynomial: sympy.Expr) -> sympy.Expr:
-    """E of a polynomial in the private symbols X, Y (monomial by monomial via ``rff_moment``)."""
+    """E of a polynomial in the private symbols X, Y (monomial by monomial via ``rff_moment``).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import derivations
+    >>> X, Y = sympy.symbols("X Y", real=True)              # equal to the module's X, Y
+    >>> derivations.expectation(X ** 2 + Y ** 2)
+    2
+    >>> derivations.expectation(X * Y)
+    exp(-gamma)*exp(gamma*rho)
+    """
     return _expectation_with(rff_moment, polynomial)
 
 
@@ -188,22 +250,54 @@ def expectation(polynomial: sympy.Expr) -> sympy.Expr:
 # ---------------------------------------------------------------------------------------------
 
 def rff_mean() -> sympy.Expr:
-    """Eq. (16): E[sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w)] = 2 x general integral."""
+    """Eq. (16): E[sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w)] = 2 x general integral.
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations, rff
+    >>> derivations.rff_mean()
+    exp(gamma*rho - gamma)
+    >>> (derivations.rff_mean() - rff.mean.expr).simplify()          # the closed form varlab evaluates
+    0
+    """
     return _tidy(2 * cos_product_mean(sympy.sqrt(gamma), sympy.sqrt(gamma), 1, 1))
 
 
 def rff_mean_from_moments() -> sympy.Expr:
-    """Eq. (16) again, as E[XY] from the phase characteristic function."""
+    """Eq. (16) again, as E[XY] from the phase characteristic function.
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.rff_mean_from_moments()
+    exp(gamma*rho - gamma)
+    """
     return rff_moment(1, 1)
 
 
 def no_phase_mean() -> sympy.Expr:
-    """Eq. (17): E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] (general integral with b1 = b2 = 0)."""
+    """Eq. (17): E[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] (general integral with b1 = b2 = 0).
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.no_phase_mean()
+    exp(-gamma*rho - gamma)/2 + exp(gamma*rho - gamma)/2
+    """
     return _tidy(cos_product_mean(sympy.sqrt(gamma), sympy.sqrt(gamma), 0, 0))
 
 
 def rff_variance() -> sympy.Expr:
-    """Eq. (18): Var[XY] = E[X^2 Y^2] - E[XY]^2 (proof of Theorem 2, "second moment")."""
+    """Eq. (18): Var[XY] = E[X^2 Y^2] - E[XY]^2 (proof of Theorem 2, "second moment").
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations, rff
+    >>> derivations.rff_variance()
+    -exp(2*gamma*rho - 2*gamma) + exp(4*gamma*rho - 4*gamma)/2 + 1
+    >>> (derivations.rff_variance() - rff.variance.expr).simplify()
+    0
+    """
     return _tidy(rff_moment(2, 2) - rff_moment(1, 1) ** 2)
 
 
@@ -213,6 +307,13 @@ def no_phase_variance() -> sympy.Expr:
     cos^2 A cos^2 B = [1 + cos 2A + cos 2B + cos 2A cos 2B] / 4; E cos 2A = E cos 2B =
     exp(-2 gamma) and E cos 2A cos 2B is the general integral with c = 2 sqrt(gamma), b = 0.
     Equals [(1 - e^{-2 gamma (1 - rho)})^2 + (1 - e^{-2 gamma (1 + rho)})^2] / 8.
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations, rff
+    >>> (derivations.no_phase_variance() - rff.no_phase_variance.expr).simplify()
+    0
     """
     c = 2 * sympy.sqrt(gamma)
     second = (1 + gaussian_uniform_cos_mean(c, 0, 0) + gaussian_uniform_cos_mean(0, c, 0)
@@ -236,7 +337,14 @@ def _rff_moment_in_t(a: int, b: int) -> sympy.Expr:
 
 def gaussian_moment(a: int, b: int) -> sympy.Expr:
     """E[x^a y^b] for standard bivariate normal x, y with E(xy) = rho (Isserlis, via y = rho x +
-    sqrt(1 - rho^2) z and E z^{2m} = (2m - 1)!!). Used to check the delta-method machinery."""
+    sqrt(1 - rho^2) z and E z^{2m} = (2m - 1)!!). Used to check the delta-method machinery.
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.gaussian_moment(2, 2), derivations.gaussian_moment(1, 3)     # E x^2 y^2, E x y^3
+    (2*rho**2 + 1, 3*rho)
+    """
     zz = sympy.Symbol("z", real=True)
 
     def normal(m):
@@ -251,6 +359,16 @@ def feature_covariance(moment=_rff_moment_in_t) -> sympy.Matrix:
 
     For RFF (the default; entries in t) it uses E[X^2 Y^2], E[X^4], E[X^3 Y], E[X Y^3], as in
     the proof of Theorem 3.
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.feature_covariance(derivations.gaussian_moment)    # U = (xy, x^2, y^2) on Gaussian data
+    Matrix([
+    [rho**2 + 1,    2*rho,    2*rho],
+    [     2*rho,        2, 2*rho**2],
+    [     2*rho, 2*rho**2,        2]])
     """
     mean = [_expectation_with(moment, u) for u in _U]
     return sympy.Matrix(3, 3, lambda i, j: sympy.expand(
@@ -258,7 +376,15 @@ def feature_covariance(moment=_rff_moment_in_t) -> sympy.Matrix:
 
 
 def feature_third_cumulant(moment=_rff_moment_in_t) -> dict:
-    """kappa3[i, j, l] = E[(U_i - mu_i)(U_j - mu_j)(U_l - mu_l)] (moments up to order 6)."""
+    """kappa3[i, j, l] = E[(U_i - mu_i)(U_j - mu_j)(U_l - mu_l)] (moments up to order 6).
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> kappa3 = derivations.feature_third_cumulant(derivations.gaussian_moment)    # Gaussian data: < 1 s
+    >>> kappa3[0, 0, 0], kappa3[1, 1, 1]                  # third central moments of xy and x^2
+    (2*rho**3 + 6*rho, 8)
+    """
     mean = [_expectation_with(moment, u) for u in _U]
     centred = [_U[i] - mean[i] for i in range(3)]
     return {(i, j, l): _expectation_with(moment, centred[i] * centred[j] * centred[l])
@@ -266,7 +392,15 @@ def feature_third_cumulant(moment=_rff_moment_in_t) -> dict:
 
 
 def normalizer_derivatives(mean_xy=T):
-    """Gradient, Hessian and third-derivative tensor of f(a, b, c) = a / sqrt(b c) at (mean_xy, 1, 1)."""
+    """Gradient, Hessian and third-derivative tensor of f(a, b, c) = a / sqrt(b c) at (mean_xy, 1, 1).
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> gradient, hessian, third = derivations.normalizer_derivatives()
+    >>> gradient, hessian[1, 1], third[1, 1, 1]
+    ([1, -t/2, -t/2], 3*t/4, -15*t/8)
+    """
     a, b, c = sympy.symbols("a b c", positive=True)
     f = a / sympy.sqrt(b * c)
     variables = (a, b, c)
@@ -293,6 +427,13 @@ def delta_method_coefficients(moment=_rff_moment_in_t, mean_xy=T) -> dict:
          + [tr(H Sigma)^2 + 2 tr(H Sigma H Sigma)] / 4        (E[(d'Hd/2)^2]; includes b1^2)
          + g_i Sigma_ij T_jlm Sigma_lm                        (2 E[(g.d) T[d]/6], 3 equal pairings)
     Every other term of the squared expansion is a moment of order >= 5 of d, O(1/k^3).
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.delta_method_coefficients(derivations.gaussian_moment, derivations.rho)["b1"]
+    rho*(rho - 1)*(rho + 1)/2
     """
     gradient, hessian, third = normalizer_derivatives(mean_xy)
     sigma = feature_covariance(moment)
@@ -320,13 +461,29 @@ def nrff_asymptotic_variance(in_t: bool = False) -> sympy.Expr:
 
     grad f at (t, 1, 1) is (1, -t/2, -t/2), so V_n = E(XY - t (X^2 + Y^2) / 2)^2 as in the paper;
     in t: V_n = (1 - t^2)^2 (4 + t^2) / 4.
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations, nrff
+    >>> derivations.nrff_asymptotic_variance(in_t=True)      # the delta method in sympy: ~8 s, once
+    (t - 1)**2*(t + 1)**2*(t**2 + 4)/4
+    >>> (derivations.nrff_asymptotic_variance() - nrff.asymptotic_variance.expr).simplify()
+    0
     """
     value = _nrff_coefficients()["V"]
     return value if in_t else from_t(value)
 
 
 def nrff_bias_coefficient(in_t: bool = False) -> sympy.Expr:
-    """varlab's own: b1 in E[NRFF] = t + b1 / k + O(1/k^2); b1 = tr(H Sigma) / 2 = t (t^4 - 1) / 8."""
+    """varlab's own: b1 in E[NRFF] = t + b1 / k + O(1/k^2); b1 = tr(H Sigma) / 2 = t (t^4 - 1) / 8.
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.nrff_bias_coefficient(in_t=True)
+    t*(t - 1)*(t + 1)*(t**2 + 1)/8
+    """
     value = _nrff_coefficients()["b1"]
     return value if in_t else from_t(value)
 
@@ -335,6 +492,13 @@ def nrff_mse_second_order_coefficient(in_t: bool = False) -> sympy.Expr:
     """varlab's own: c2 in E[(NRFF - t)^2] = V_n / k + c2 / k^2 + O(1/k^3).
 
     c2 = t^2 (1 - t^2)^2 (47 t^4 + 110 t^2 + 55) / 64 (see ``delta_method_coefficients``).
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.nrff_mse_second_order_coefficient(in_t=True)
+    t**2*(t - 1)**2*(t + 1)**2*(47*t**4 + 110*t**2 + 55)/64
     """
     value = _nrff_coefficients()["c2"]
     return value if in_t else from_t(value)
@@ -349,5 +513,12 @@ def uncentered_correlation_coefficients() -> dict:
     Var r = (1 - rho^2)^2 / k [1 + 11 rho^2 / (2k)] + O(1/k^3); hence
     V = (1 - rho^2)^2, b1 = -rho (1 - rho^2) / 2, c2 = 11/2 rho^2 (1 - rho^2)^2 + b1^2
       = 23/4 rho^2 (1 - rho^2)^2.
+    
+
+    Examples
+    --------
+    >>> from varlab.theory import derivations
+    >>> derivations.uncentered_correlation_coefficients()["c2"]
+    23*rho**2*(rho - 1)**2*(rho + 1)**2/4
     """
     return delta_method_coefficients(gaussian_moment, rho)

@@ -18,6 +18,11 @@ stated relative accuracy of the numpy evaluation against ``mp`` over the declare
 (1e-12 for closed forms). A Formula registers itself under its unique name when it is created;
 :func:`formulas` lists them all (generic tests are parametrized over it).
 
+Each Formula has its own docstring (``help(rff.mean)``, IPython's ``rff.mean?``), made from its
+description, source, parameters and ``examples``: doctest lines showing a real call. Doctest
+collects functions and classes, not instances, so a theory module ends with
+``__test__ = _doctests(globals())`` and its Formulas' examples run with ``--doctest-modules``.
+
 >>> from varlab.theory import rff
 >>> rff.mean(rho=0.5, gamma=2.0)
 0.36787944117144233
@@ -37,6 +42,7 @@ import importlib
 import math
 import numbers
 import pkgutil
+import textwrap
 from dataclasses import InitVar, dataclass, field
 from typing import Callable, Mapping
 
@@ -98,8 +104,9 @@ class Formula:
     same keywords: mpf reals, int integers, evaluated at the ambient ``mpmath.mp.dps``),
     ``tolerance`` (stated relative accuracy; required for computed Formulas),
     ``reference_domain`` ({name: (low, high)} where ``reference`` is feasible, e.g. a sum of
-    k + 1 terms), ``description``, ``asymptotic``, ``derived_by_varlab``; ``register``
-    (init only, default True) adds it to the registry of :func:`formulas`.
+    k + 1 terms), ``description``, ``asymptotic``, ``derived_by_varlab``, ``examples`` (doctest
+    lines, the Examples section of the instance's own docstring); ``register`` (init only,
+    default True) adds it to the registry of :func:`formulas`.
 
     Examples
     --------
@@ -125,6 +132,7 @@ class Formula:
     description: str = ""
     asymptotic: bool = False
     derived_by_varlab: bool = False
+    examples: str = ""
     register: InitVar[bool] = True
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -147,6 +155,7 @@ class Formula:
         for name in self.reference_domain:
             if name not in self.parameters:
                 raise ValueError(f"{self.name}: reference_domain names {name!r}, not a parameter")
+        object.__setattr__(self, "__doc__", self._docstring())
         if register:
             if self.name in _REGISTRY:
                 raise ValueError(f"a Formula named {self.name!r} already exists "
@@ -175,6 +184,20 @@ class Formula:
         if name not in self.parameters:
             raise KeyError(f"{self.name} has no parameter {name!r}; it has {list(self.parameters)}")
         return parameter(name).symbol
+
+    def _docstring(self) -> str:
+        """This Formula's own docstring: description, source, parameters, Examples."""
+        labels = ["computed (no closed sympy form)" if self.computed else "closed form"]
+        labels += ["asymptotic (a large-k form)"] * self.asymptotic
+        labels += ["derived by varlab (not in the papers)"] * self.derived_by_varlab
+        domains = ", ".join(f"{name} in {parameter(name).domain}" for name in self.parameters)
+        text = [self.description or self.name, "",
+                f"``{self.name}({', '.join(self.parameters)})``: {'; '.join(labels)}. Source: {self.source}. "
+                f"Parameters: {domains}."]
+        examples = textwrap.dedent(self.examples).strip()
+        if examples:
+            text += ["", "Examples", "--------", examples]
+        return "\n".join(text) + "\n"
 
     def __repr__(self) -> str:
         kind = "computed" if self.computed else "closed form"
@@ -299,6 +322,14 @@ def _import_theory_modules() -> None:
     package = importlib.import_module(__package__)
     for info in pkgutil.iter_modules(package.__path__):
         importlib.import_module(f"{__package__}.{info.name}")
+
+
+def _doctests(namespace: Mapping) -> dict:
+    """{attribute name: docstring} of the Formulas that the theory module with globals
+    ``namespace`` defines (those named "<module>.*"), for the module's ``__test__``."""
+    family = namespace["__name__"].rsplit(".", 1)[-1]
+    return {name: value.__doc__ for name, value in namespace.items()
+            if isinstance(value, Formula) and value.name.startswith(family + ".")}
 
 
 def formulas() -> dict:

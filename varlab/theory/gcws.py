@@ -46,7 +46,7 @@ import numpy as np
 import sympy
 from scipy import special, stats
 
-from .formula import Formula, _check_dps
+from .formula import Formula, _check_dps, _doctests
 from .nrff import asymptotic_variance as _nrff_asymptotic_variance
 from .parameters import parameter
 
@@ -75,6 +75,11 @@ collision_mean = Formula(
     parameters=("gmm",),
     source="000, Thm 1 and Eq. (11)",
     description="E 1{GCWS samples of u and v collide} = GMM(u, v)",
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> gcws.collision_mean(gmm=0.6)                   # P(collision) = GMM(u, v)
+        0.6
+        """,
 )
 
 collision_variance = Formula(
@@ -84,6 +89,11 @@ collision_variance = Formula(
     parameters=("gmm",),
     source="000, Eq. (12)",
     description="Var of one collision indicator (Bernoulli): GMM (1 - GMM)",
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.collision_variance(gmm=0.6), 10)    # Bernoulli: 0.6 * 0.4
+        0.24
+        """,
 )
 
 estimator_mean = Formula(
@@ -93,6 +103,11 @@ estimator_mean = Formula(
     parameters=("gmm", "k"),
     source="000, Sec. 1.3 (binomial, after Eq. 12)",
     description="E of the k-sample collision fraction: GMM (unbiased for every k)",
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> gcws.estimator_mean(gmm=0.6, k=100)            # unbiased for every k
+        0.6
+        """,
 )
 
 estimator_variance = Formula(
@@ -102,6 +117,11 @@ estimator_variance = Formula(
     parameters=("gmm", "k"),
     source="000, Sec. 1.3 (binomial, after Eq. 12)",
     description="Var of the k-sample collision fraction: GMM (1 - GMM) / k (exact)",
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.estimator_variance(gmm=0.6, k=100), 12)     # 0.6 * 0.4 / 100
+        0.0024
+        """,
 )
 
 relative_variance_of_mean = Formula(
@@ -111,6 +131,11 @@ relative_variance_of_mean = Formula(
     parameters=("E",),
     source="001, Fig. 1 (right) and Sec. 3; 000, Fig. 3: Var/E^2 = E(1 - E)/E^2 with E = GMM",
     description="(1 - E)/E per sample; the k-sample value is this over k",
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.relative_variance_of_mean(E=0.6), 10)       # (1 - E) / E
+        0.6666666667
+        """,
 )
 
 
@@ -140,6 +165,13 @@ g_of_rho = Formula(
     source="000, Sec. 3, Eq. (22) (limit of GMM under the model of [19])",
     description="g = (1 - sqrt((1-rho)/2)) / (1 + sqrt((1-rho)/2)); evaluated as "
                 "(1 + rho) / (2 (1 + s)^2)",
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.g_of_rho(rho=0.5), 10)                      # s = 1/2: (1 - s) / (1 + s)
+        0.3333333333
+        >>> gcws.g_of_rho(rho=[-1.0, 0.0, 1.0]).round(6)
+        array([0.      , 0.171573, 1.      ])
+        """,
 )
 
 # rho(g) = -(g - a)(g - b)/(1 + g)^2, a b = 1, a + b = 6; a = 3 - 2 sqrt2 as a double-double
@@ -162,6 +194,11 @@ rho_of_g = Formula(
     parameters=("g",),
     source="000, Sec. 3, Eq. (23)",
     description="rho = 1 - 2 ((1 - g)/(1 + g))^2, the inverse of g(rho) on [0, 1]",
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.rho_of_g(g=gcws.g_of_rho(rho=0.5)), 10)     # the inverse of g_of_rho
+        0.5
+        """,
 )
 
 def _rbf_of_g(g, gamma):
@@ -177,6 +214,11 @@ rbf_of_g = Formula(
     source="000, Sec. 3, Eq. (23)",
     description="exp(-gamma (1 - rho)) written in g: exp(-2 gamma ((1 - g)/(1 + g))^2) "
                 "(= h(g), the function the GCWS-based RBF estimator applies to Xbar)",
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.rbf_of_g(g=gcws.g_of_rho(rho=0.5), gamma=1.0), 10)     # = exp(-1 (1 - 0.5))
+        0.6065306597
+        """,
 )
 
 
@@ -206,6 +248,11 @@ asymptotic_variance = Formula(
                 "evaluated as 4 gamma^2 (1 + rho)(1 + s) s^3 exp(-2 gamma (1 - rho)); "
                 "exactly 0 at rho = +-1",
     asymptotic=True,
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.asymptotic_variance(rho=0.5, gamma=1.0), 10)          # V_g; Var = V_g / k for large k
+        0.4138643713
+        """,
 )
 
 _h_in_g = sympy.exp(-2 * _gamma * ((1 - _g) / (1 + _g)) ** 2)
@@ -243,6 +290,11 @@ asymptotic_bias = Formula(
                 "exactly 0 at rho = +-1",
     asymptotic=True,
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.asymptotic_bias(rho=0.5, gamma=1.0), 10)              # b1; bias = b1 / k for large k
+        -0.2274489974
+        """,
 )
 
 
@@ -298,6 +350,11 @@ variance_ratio = Formula(
                 "(ratio ~ (5/2) sqrt((1 - rho)/2)). rho = -1: V_g = 0 < V_n, returns +inf. "
                 "Values above the float64 range (gamma (1 - rho) > ~350) return +inf.",
     asymptotic=True,
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> gcws.variance_ratio(rho=[0.0, 0.5, 0.9], gamma=1.0).round(6)     # V_n / V_g (000, Fig. 4)
+        array([2.365699, 1.054271, 0.465018])
+        """,
 )
 
 
@@ -540,7 +597,10 @@ def exact_moments(rho, gamma, k):
     variance = 0 exactly. Scalars in give floats out. The two moments are also the computed
     Formulas ``exact_mean`` and ``exact_variance``.
 
-    >>> mean, variance = exact_moments(0.5, 1.0, 10)
+    Examples
+    --------
+    >>> from varlab.theory import gcws
+    >>> mean, variance = gcws.exact_moments(0.5, 1.0, 10)
     >>> round(mean, 6), round(variance, 8)
     (0.586748, 0.03519827)
     """
@@ -586,6 +646,11 @@ exact_mean = Formula(
     description="Exact finite-k E exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (see ``exact_moments``); "
                 "computed (a windowed binomial sum), no closed form",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(gcws.exact_mean(rho=0.5, gamma=1.0, k=10), 10)   # exp(-0.5) = 0.6065 without the bias
+        0.5867475204
+        """,
 )
 
 exact_variance = Formula(
@@ -599,6 +664,11 @@ exact_variance = Formula(
     description="Exact finite-k Var exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2) (see ``exact_moments``); "
                 "computed (a centred two-pass windowed binomial sum), no closed form",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import gcws
+        >>> round(1000 * gcws.exact_variance(rho=0.5, gamma=1.0, k=1000), 6)     # -> V_g = 0.413864
+        0.413141
+        """,
 )
 
 
@@ -669,3 +739,6 @@ def exact_moments_mp(rho, gamma, k, dps: int = 50):
         mean, variance = _moments_mp(rho, gamma, k)
     with mpmath.workdps(dps):
         return +mean, +variance
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)

@@ -66,25 +66,60 @@ _z = sympy.Symbol("z", real=True)                # integration variable
 
 
 def h(argument=x) -> sympy.Expr:
-    """h(x) = exp(-2 gamma ((1 - x)/(1 + x))^2), the map from the GMM estimate to the RBF kernel."""
+    """h(x) = exp(-2 gamma ((1 - x)/(1 + x))^2), the map from the GMM estimate to the RBF kernel.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.h()
+    exp(-2*gamma*(1 - x)**2/(x + 1)**2)
+    >>> gcws_derivation.h(1)                     # GMM = 1: the kernel is 1
+    1
+    """
     return sympy.exp(-2 * gamma * ((1 - argument) / (1 + argument)) ** 2)
 
 
 def g_of_rho() -> sympy.Expr:
-    """Eq. (22): g = (1 - sqrt((1 - rho)/2)) / (1 + sqrt((1 - rho)/2))."""
+    """Eq. (22): g = (1 - sqrt((1 - rho)/2)) / (1 + sqrt((1 - rho)/2)).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.g_of_rho()
+    (1 - sqrt(1/2 - rho/2))/(sqrt(1/2 - rho/2) + 1)
+    >>> [gcws_derivation.g_of_rho().subs(gcws_derivation.rho, value) for value in (-1, 1)]
+    [0, 1]
+    """
     root = sympy.sqrt((1 - rho) / 2)
     return (1 - root) / (1 + root)
 
 
 def in_rho(expr: sympy.Expr) -> sympy.Expr:
-    """Substitute g = g(rho) (Eq. 22)."""
+    """Substitute g = g(rho) (Eq. 22).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> g, rho = gcws_derivation.g, gcws_derivation.rho
+    >>> gcws_derivation.in_rho(g).subs(rho, 1)
+    1
+    """
     return expr.subs(g, g_of_rho())
 
 
 def in_s(expr: sympy.Expr) -> sympy.Expr:
     """Rewrite an expression in (g or rho, gamma) with s = sqrt((1 - rho)/2) > 0:
     g = (1 - s)/(1 + s), rho = 1 - 2 s^2 (sqrt(s^2) = s as s > 0). Simplifies to rational
-    functions of s times exponentials, which sympy compares reliably."""
+    functions of s times exponentials, which sympy compares reliably.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.in_s(gcws_derivation.g_of_rho())
+    (1 - s)/(s + 1)
+    >>> gcws_derivation.in_s(1 - gcws_derivation.rho)
+    2*s**2
+    """
     return sympy.simplify(expr.subs(g, (1 - s) / (1 + s)).subs(rho, 1 - 2 * s ** 2))
 
 
@@ -94,7 +129,14 @@ def in_s(expr: sympy.Expr) -> sympy.Expr:
 
 @lru_cache(maxsize=None)
 def bernoulli_cumulants(order: int) -> tuple:
-    """Cumulants kappa_1..kappa_order of Bernoulli(g), from log(1 - g + g e^u) by sympy."""
+    """Cumulants kappa_1..kappa_order of Bernoulli(g), from log(1 - g + g e^u) by sympy.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.bernoulli_cumulants(3)           # mean, variance, third cumulant
+    (g, -g*(g - 1), g*(g - 1)*(2*g - 1))
+    """
     cgf = sympy.log(1 - g + g * sympy.exp(_u))
     series = sympy.series(cgf, _u, 0, order + 1).removeO()
     return tuple(sympy.factor(sympy.expand(series.coeff(_u, n) * sympy.factorial(n)))
@@ -107,6 +149,12 @@ def sample_mean_central_moments(order: int) -> tuple:
 
     kappa_n(Xbar) = kappa_n(Bernoulli)/k^(n-1); central moments follow from the cumulant
     generating function with the first cumulant removed: m(u) = exp(sum_{n>=2} kappa_n u^n/n!).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.sample_mean_central_moments(2)   # 1, 0, Var Xbar = g (1 - g) / k
+    (1, 0, -g**2/k + g/k)
     """
     kappas = bernoulli_cumulants(order)
     cgf = sum(kappas[n - 1] / k ** (n - 1) * _u ** n / sympy.factorial(n) for n in range(2, order + 1))
@@ -136,6 +184,15 @@ def moment_expansion(order: int = 1) -> dict:
     > 2 order are O(1/k^(order+1))), with the derivatives written as h(g) (resp. h(g)^2) times
     rational functions of g. Returns {"mean": [c0, c1, ...], "variance": [0, v1, ...]} with
     E h(Xbar) = sum c_n / k^n + O(1/k^(order+1)), likewise for the variance.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> expansion = gcws_derivation.moment_expansion(1)
+    >>> expansion["mean"][0]                             # E h(Xbar) -> h(g)
+    exp(-2*gamma*(1 - g)**2/(g + 1)**2)
+    >>> expansion["variance"][1] == gcws_derivation.delta_method_variance()
+    True
     """
     degree = 2 * order
     # [1/k^p] E (Xbar - g)^n, for p = 0..order
@@ -161,33 +218,83 @@ def moment_expansion(order: int = 1) -> dict:
 
 
 def delta_method_variance() -> sympy.Expr:
-    """V1 = h'(g)^2 g (1 - g): k Var h(Xbar) -> V1 (in g, gamma)."""
+    """V1 = h'(g)^2 g (1 - g): k Var h(Xbar) -> V1 (in g, gamma).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import gcws_derivation
+    >>> v1 = gcws_derivation.delta_method_variance()
+    >>> sympy.simplify(v1 - gcws_derivation.eq26_in_g())          # Eq. (26) of 000
+    0
+    """
     return moment_expansion(1)["variance"][1]
 
 
 def delta_method_bias() -> sympy.Expr:
-    """b1 = h''(g) g (1 - g)/2: k (E h(Xbar) - h(g)) -> b1 (in g, gamma); varlab's own."""
+    """b1 = h''(g) g (1 - g)/2: k (E h(Xbar) - h(g)) -> b1 (in g, gamma); varlab's own.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws, gcws_derivation
+    >>> b1 = gcws_derivation.in_rho(gcws_derivation.delta_method_bias())
+    >>> round(float(b1.subs({gcws_derivation.rho: 0.5, gcws_derivation.gamma: 1})), 10)
+    -0.2274489974
+    >>> round(gcws.asymptotic_bias(rho=0.5, gamma=1.0), 10)      # the closed form varlab evaluates
+    -0.2274489974
+    """
     return moment_expansion(1)["mean"][1]
 
 
 def second_order_variance() -> sympy.Expr:
-    """V2: Var h(Xbar) = V1/k + V2/k^2 + O(1/k^3) (in g, gamma); varlab's own."""
+    """V2: Var h(Xbar) = V1/k + V2/k^2 + O(1/k^3) (in g, gamma); varlab's own.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> v2 = gcws_derivation.second_order_variance()             # a second-order expansion: ~5-8 s, once
+    >>> round(float(v2.subs({gcws_derivation.g: 0.5, gcws_derivation.gamma: 1})), 10)
+    0.2520317748
+    """
     return moment_expansion(2)["variance"][2]
 
 
 def second_order_bias() -> sympy.Expr:
-    """b2: E h(Xbar) - h(g) = b1/k + b2/k^2 + O(1/k^3) (in g, gamma); varlab's own."""
+    """b2: E h(Xbar) - h(g) = b1/k + b2/k^2 + O(1/k^3) (in g, gamma); varlab's own.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> b2 = gcws_derivation.second_order_bias()                 # shares second_order_variance's expansion (cached)
+    >>> round(float(b2.subs({gcws_derivation.g: 0.5, gcws_derivation.gamma: 1})), 10)
+    0.283771255
+    """
     return moment_expansion(2)["mean"][2]
 
 
 def eq26_in_g() -> sympy.Expr:
-    """Eq. (26) with e^{-2 gamma (1 - rho)} written through g (Eq. 23)."""
+    """Eq. (26) with e^{-2 gamma (1 - rho)} written through g (Eq. 23).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.eq26_in_g()
+    64*g*gamma**2*(1 - g)**3*exp(-4*gamma*(1 - g)**2/(g + 1)**2)/(g + 1)**6
+    """
     return (64 * gamma ** 2 * g * (1 - g) ** 3 / (1 + g) ** 6
             * sympy.exp(-4 * gamma * ((1 - g) / (1 + g)) ** 2))
 
 
 def eq26() -> sympy.Expr:
-    """Eq. (26) as printed: e^{-2 gamma (1 - rho)} g (1 - g)^3/(1 + g)^6 64 gamma^2, g = g(rho)."""
+    """Eq. (26) as printed: e^{-2 gamma (1 - rho)} g (1 - g)^3/(1 + g)^6 64 gamma^2, g = g(rho).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws, gcws_derivation
+    >>> v_g = gcws_derivation.eq26().subs({gcws_derivation.rho: 0.5, gcws_derivation.gamma: 1})
+    >>> round(float(v_g), 10), round(gcws.asymptotic_variance(rho=0.5, gamma=1.0), 10)
+    (0.4138643713, 0.4138643713)
+    """
     return in_rho(sympy.exp(-2 * gamma * (1 - rho)) * g * (1 - g) ** 3 / (1 + g) ** 6 * 64 * gamma ** 2)
 
 
@@ -197,12 +304,28 @@ def eq26() -> sympy.Expr:
 
 def paper_mgf(tt=t) -> sympy.Expr:
     """The paper's closed form E exp(t X^2) = exp(mu^2 t/(1 - 2 sigma^2 t)) / sqrt(1 - 2 sigma^2 t)
-    for X ~ N(mu, sigma^2)."""
+    for X ~ N(mu, sigma^2).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.paper_mgf()
+    exp(mu**2*t/(-2*sigma**2*t + 1))/sqrt(-2*sigma**2*t + 1)
+    """
     return sympy.exp(mu ** 2 * tt / (1 - 2 * sigma ** 2 * tt)) / sympy.sqrt(1 - 2 * sigma ** 2 * tt)
 
 
 def gaussian_mgf_integral() -> sympy.Expr:
-    """E exp(t X^2), X ~ N(mu, sigma^2), t < 0, integrated by sympy (the proof's first display)."""
+    """E exp(t X^2), X ~ N(mu, sigma^2), t < 0, integrated by sympy (the proof's first display).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import gcws_derivation
+    >>> integral = gcws_derivation.gaussian_mgf_integral()      # sympy's Gaussian integral: ~5 s
+    >>> sympy.simplify(integral - gcws_derivation.paper_mgf())  # the paper's closed form is right
+    0
+    """
     density = sympy.exp(-(_z - mu) ** 2 / (2 * sigma ** 2)) / (sympy.sqrt(2 * sympy.pi) * sigma)
     return sympy.simplify(sympy.integrate(sympy.exp(t * _z ** 2) * density, (_z, -sympy.oo, sympy.oo)))
 
@@ -211,7 +334,15 @@ def paper_expansion_factors() -> dict:
     """The four 1/k expansions of the proof's second display, derived (to O(1/k)):
     1/sqrt(1 - 4 sigma^2 t), 1/(1 - 2 sigma^2 t) (prefactors) and 1/(1 - 4 sigma^2 t),
     1/(1 - 2 sigma^2 t) (inside the exponents), with sigma^2 = lambda^2/k.
-    The paper writes 1 + 2 lambda^2 t/k, 1 + 2 lambda^2 t/k, 1 + 4 lambda^2 t/k, 1 + 2 lambda^2 t/k."""
+    The paper writes 1 + 2 lambda^2 t/k, 1 + 2 lambda^2 t/k, 1 + 4 lambda^2 t/k, 1 + 2 lambda^2 t/k.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> factors = gcws_derivation.paper_expansion_factors()
+    >>> factors["prefactor_2t"], factors["exponent_2t"]
+    (1 + 2*lambda**2*t/k, 1 + 4*lambda**2*t/k)
+    """
     sig2 = lam ** 2 * _eps
 
     def first_order(expr):
@@ -227,7 +358,14 @@ def paper_expansion_factors() -> dict:
 
 def paper_variance_coefficient() -> sympy.Expr:
     """k Var exp(t Z^2) -> this, Z ~ N(mu, lambda^2/k) exactly: series of
-    E exp(2 t Z^2) - (E exp(t Z^2))^2 in 1/k. The paper gets 4 mu^2 lambda^2 t^2 exp(2 mu^2 t)."""
+    E exp(2 t Z^2) - (E exp(t Z^2))^2 in 1/k. The paper gets 4 mu^2 lambda^2 t^2 exp(2 mu^2 t).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.paper_variance_coefficient()
+    4*lambda**2*mu**2*t**2*exp(2*mu**2*t)
+    """
     model = paper_mgf().subs(sigma, lam * sympy.sqrt(_eps))
     variance = model.subs(t, 2 * t) - model ** 2
     return sympy.simplify(sympy.series(variance, _eps, 0, 2).removeO().coeff(_eps, 1))
@@ -242,17 +380,38 @@ def paper_model_bias_coefficient() -> sympy.Expr:
     2 t mu h(g) * 2 g (1 - g)/(1 + g)^3 = -8 gamma g (1 - g)^2 h(g)/(1 + g)^4 of b1.
     (At rho = 0, gamma = 1 the model gives 0.2220 against b1 = 0.0381; the exact k * bias at
     k = 1e4 is 0.0381.) Theorem 4 states only O(1/k) for the bias, so no stated result is wrong.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.paper_model_bias_coefficient()
+    lambda**2*t*(2*mu**2*t + 1)*exp(mu**2*t)
     """
     model = paper_mgf().subs(sigma, lam * sympy.sqrt(_eps))
     return sympy.simplify(sympy.series(model - sympy.exp(t * mu ** 2), _eps, 0, 2).removeO().coeff(_eps, 1))
 
 
 def z_mean_correction() -> sympy.Expr:
-    """k (E Z - mu) -> this, for Z = (1 - Xbar)/(1 + Xbar): 2 g (1 - g)/(1 + g)^3 (not 0)."""
+    """k (E Z - mu) -> this, for Z = (1 - Xbar)/(1 + Xbar): 2 g (1 - g)/(1 + g)^3 (not 0).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> gcws_derivation.z_mean_correction()
+    -2*g*(g - 1)/(g + 1)**3
+    """
     z_of_x = (1 - x) / (1 + x)
     return sympy.factor(sympy.diff(z_of_x, x, 2).subs(x, g) * g * (1 - g) / 2)
 
 
 def paper_substitutions() -> dict:
-    """t = -2 gamma, mu = (1 - g)/(1 + g), lambda = 2 sqrt(g (1 - g))/(1 + g)^2 (the proof's last step)."""
+    """t = -2 gamma, mu = (1 - g)/(1 + g), lambda = 2 sqrt(g (1 - g))/(1 + g)^2 (the proof's last step).
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws_derivation
+    >>> substitutions = gcws_derivation.paper_substitutions()
+    >>> substitutions[gcws_derivation.t], substitutions[gcws_derivation.mu]
+    (-2*gamma, (1 - g)/(g + 1))
+    """
     return {t: -2 * gamma, mu: (1 - g) / (1 + g), lam: 2 * sympy.sqrt(g * (1 - g)) / (1 + g) ** 2}

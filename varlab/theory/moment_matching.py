@@ -55,8 +55,17 @@ import numpy as np
 import sympy
 from scipy import special
 
-from .formula import Formula
+from .formula import Formula, _doctests
 from .parameters import parameter
+
+__all__ = ["SCALED_DISTANCE", "MM_DOF", "DIVISORS", "FEATURE_VARIANCE",
+           "kernel", "beta_optimal", "mc_variance", "rho1_squared", "rho2_squared", "cv_optimal_variance",
+           "mc_cosine_variance", "cv_cosine_optimal_variance", "antithetic_variance", "mc_phase_variance",
+           "cv_phase_optimal_variance", "antithetic_phase_variance",
+           "mm_mean_divisor_m", "mm_mean_divisor_m_minus_1", "mm_variance_divisor_m",
+           "mm_variance_divisor_m_minus_1", "mm_cosine_variance_divisor_m",
+           "mm_cosine_variance_divisor_m_minus_1", "mm_phase_variance_divisor_m",
+           "mm_phase_variance_divisor_m_minus_1", "mm_formula", "mm_moments", "cv_variance"]
 
 # declared in theory/parameters.py (so that the registry is complete after ``import varlab``)
 SCALED_DISTANCE, MM_DOF = (parameter(name) for name in ("scaled_distance", "mm_dof"))
@@ -79,6 +88,11 @@ kernel = Formula(
     numeric=lambda scaled_distance: np.exp(-0.5 * _y_of(scaled_distance)),
     source="003, Eq. (3) and the text after it: k = exp(-|c|^2 / (2 sigma^2))",
     description="the Gaussian kernel at s = |c| / sigma",
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.kernel(scaled_distance=1.0), 10)          # exp(-1/2)
+        0.6065306597
+        """,
 )
 
 beta_optimal = Formula(
@@ -88,6 +102,11 @@ beta_optimal = Formula(
     numeric=lambda scaled_distance: np.exp(-0.5 * _y_of(scaled_distance)),
     source="003, Thm 1: beta1* = beta2* = exp(-c' Sigma c / 2)",
     description="optimal coefficient of both controls of Eq. (10) (complex features)",
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.beta_optimal(scaled_distance=1.0), 10)    # = k itself
+        0.6065306597
+        """,
 )
 
 mc_variance = Formula(
@@ -97,6 +116,11 @@ mc_variance = Formula(
     numeric=lambda scaled_distance, m: -np.expm1(-_y_of(scaled_distance)) / m,
     source="003, Cor. 1: V_MC = m^{-1} (1 - exp(-c' Sigma c))",
     description="E|E_MC - k|^2 of the complex-feature Monte Carlo estimator (Eq. 4-5)",
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.mc_variance(scaled_distance=1.0, m=10), 10)     # (1 - e^{-1}) / 10
+        0.0632120559
+        """,
 )
 
 
@@ -120,6 +144,13 @@ rho1_squared = Formula(
     numeric=_rho1_numeric,
     source="003, Cor. 1: rho1^2 = e^{-c'Sigma c} c'Sigma c / (1 - e^{-c'Sigma c}) (limit 1 at c = 0)",
     description="the paper's rho1^2; it is the squared correlation of e^{-it} with the first control",
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.rho1_squared(scaled_distance=1.0), 10)    # 1 / (e - 1)
+        0.5819767069
+        >>> moment_matching.rho1_squared(scaled_distance=0.0)               # the limit at c = 0
+        1.0
+        """,
 )
 
 rho2_squared = Formula(
@@ -132,6 +163,11 @@ rho2_squared = Formula(
     source="003, Cor. 1: rho2^2 = e^{-c'Sigma c} (c'Sigma c)^2 / (1 - e^{-c'Sigma c}) (limit 0 at c = 0)",
     description="the paper's rho2^2: twice the squared correlation of e^{-it} with the second "
                 "control (see moment_matching_derivation.squared_correlations)",
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.rho2_squared(scaled_distance=1.0), 10)    # = rho1^2 at s = 1 (y^2 = y)
+        0.5819767069
+        """,
 )
 
 cv_optimal_variance = Formula(
@@ -141,6 +177,11 @@ cv_optimal_variance = Formula(
     numeric=lambda scaled_distance, m: special.gammainc(3.0, _y_of(scaled_distance)) / m,
     source="003, Cor. 1, Eq. (12): V_CV* = V_MC (1 - rho1^2 - rho2^2 / 2)",
     description="variance of the optimal two-control estimator (complex features); = P(3, s^2)/m",
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.cv_optimal_variance(scaled_distance=1.0, m=10), 10)   # against 0.0632 for MC
+        0.0080301397
+        """,
 )
 
 mc_cosine_variance = Formula(
@@ -151,6 +192,11 @@ mc_cosine_variance = Formula(
     source="varlab (derived; the paper gives the complex case only): Var cos t = (1 - e^{-y})^2/2",
     description="variance of (1/m) sum cos(c'w_j), the real part of E_MC (cos/sin pair features)",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.mc_cosine_variance(scaled_distance=1.0, m=10), 10)
+        0.01997882
+        """,
 )
 
 
@@ -187,6 +233,11 @@ cv_cosine_optimal_variance = Formula(
     source="varlab (derived): real part of Eq. (10) with beta2* = e^{-y/2} (beta1* = 0 for cosines)",
     description="variance of the optimal control-variate estimator with real cosine features",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.cv_cosine_optimal_variance(scaled_distance=1.0, m=10), 10)
+        0.001584848
+        """,
 )
 
 antithetic_variance = Formula(
@@ -198,6 +249,11 @@ antithetic_variance = Formula(
            "(1 - e^{-y})^2 / 2 (m even)",
     description="variance of the antithetic estimator (complex and cosine features alike)",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.antithetic_variance(scaled_distance=1.0, m=10), 10)   # 5 pairs
+        0.0399576401
+        """,
 )
 
 
@@ -214,6 +270,11 @@ mc_phase_variance = Formula(
     description="variance of (1/m) sum 2 cos(w_j'x + b_j) cos(w_j'y + b_j), i.i.d. Gaussian w_j "
                 "and random phases b_j (the real RFF map)",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.mc_phase_variance(scaled_distance=1.0, m=10), 10)     # cosine + 1/(2m)
+        0.06997882
+        """,
 )
 
 cv_phase_optimal_variance = Formula(
@@ -224,6 +285,11 @@ cv_phase_optimal_variance = Formula(
     source=f"varlab (derived): the cosine CV* of Eq. (10) (beta1* = 0, beta2* = e^{{-y/2}}) {_PHASE_NOISE}",
     description="variance of the optimal control-variate estimator with random-phase features",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.cv_phase_optimal_variance(scaled_distance=1.0, m=10), 10)
+        0.051584848
+        """,
 )
 
 antithetic_phase_variance = Formula(
@@ -234,6 +300,11 @@ antithetic_phase_variance = Formula(
     source=f"varlab (derived): antithetic pairs (w, -w), each feature its own phase, {_PHASE_NOISE}",
     description="variance of the antithetic estimator with random-phase features (m even)",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import moment_matching
+        >>> round(moment_matching.antithetic_phase_variance(scaled_distance=1.0, m=10), 10)
+        0.0899576401
+        """,
 )
 
 
@@ -319,7 +390,7 @@ _WHAT = {"mean": "E[E_MM] (its real part; the imaginary part has mean 0)",
 FEATURE_VARIANCE = {"complex": "variance", "cosine": "cosine_variance", "phase": "phase_variance"}
 
 
-def _mm_formula(divisor: str, what: str) -> Formula:
+def _mm_formula(divisor: str, what: str, examples: str) -> Formula:
     suffix = "m" if divisor == "m" else "m_minus_1"
     return Formula(
         name=f"moment_matching.mm_{what}_divisor_{suffix}",
@@ -333,17 +404,50 @@ def _mm_formula(divisor: str, what: str) -> Formula:
         description=f"{_WHAT[what]} of the moment-matched estimator with m = mm_dof + 1 "
                     f"frequencies, exact for m >= d + 1 and independent of d",
         derived_by_varlab=True,
+        examples=examples,
     )
 
 
-mm_mean_divisor_m = _mm_formula("m", "mean")
-mm_mean_divisor_m_minus_1 = _mm_formula("m-1", "mean")
-mm_variance_divisor_m = _mm_formula("m", "variance")
-mm_variance_divisor_m_minus_1 = _mm_formula("m-1", "variance")
-mm_cosine_variance_divisor_m = _mm_formula("m", "cosine_variance")
-mm_cosine_variance_divisor_m_minus_1 = _mm_formula("m-1", "cosine_variance")
-mm_phase_variance_divisor_m = _mm_formula("m", "phase_variance")
-mm_phase_variance_divisor_m_minus_1 = _mm_formula("m-1", "phase_variance")
+mm_mean_divisor_m = _mm_formula("m", "mean", """
+    >>> from varlab.theory import moment_matching
+    >>> round(moment_matching.mm_mean_divisor_m(scaled_distance=1.0, mm_dof=9), 10)   # m = 10; k = 0.6065
+    0.591312019
+    """)
+mm_mean_divisor_m_minus_1 = _mm_formula("m-1", "mean", """
+    >>> from varlab.theory import moment_matching
+    >>> round(moment_matching.mm_mean_divisor_m_minus_1(scaled_distance=1.0, mm_dof=9), 10)   # m = 10
+    0.6247921708
+    """)
+mm_variance_divisor_m = _mm_formula("m", "variance", """
+    >>> from varlab.theory import moment_matching
+    >>> round(moment_matching.mm_variance_divisor_m(scaled_distance=1.0, mm_dof=9), 10)   # MC: 0.0632
+    0.0056726941
+    """)
+mm_variance_divisor_m_minus_1 = _mm_formula("m-1", "variance", """
+    >>> from varlab.theory import moment_matching
+    >>> round(moment_matching.mm_variance_divisor_m_minus_1(scaled_distance=1.0, mm_dof=9), 10)
+    0.0043471563
+    """)
+mm_cosine_variance_divisor_m = _mm_formula("m", "cosine_variance", """
+    >>> from varlab.theory import moment_matching
+    >>> round(moment_matching.mm_cosine_variance_divisor_m(scaled_distance=1.0, mm_dof=9), 10)
+    0.000580046
+    """)
+mm_cosine_variance_divisor_m_minus_1 = _mm_formula("m-1", "cosine_variance", """
+    >>> from varlab.theory import moment_matching
+    >>> round(moment_matching.mm_cosine_variance_divisor_m_minus_1(scaled_distance=1.0, mm_dof=9), 10)
+    0.0004015667
+    """)
+mm_phase_variance_divisor_m = _mm_formula("m", "phase_variance", """
+    >>> from varlab.theory import moment_matching
+    >>> round(moment_matching.mm_phase_variance_divisor_m(scaled_distance=1.0, mm_dof=9), 10)   # cosine + 1/20
+    0.050580046
+    """)
+mm_phase_variance_divisor_m_minus_1 = _mm_formula("m-1", "phase_variance", """
+    >>> from varlab.theory import moment_matching
+    >>> round(moment_matching.mm_phase_variance_divisor_m_minus_1(scaled_distance=1.0, mm_dof=9), 10)
+    0.0504015667
+    """)
 
 _MM = {("m", "mean"): mm_mean_divisor_m, ("m-1", "mean"): mm_mean_divisor_m_minus_1,
        ("m", "variance"): mm_variance_divisor_m, ("m-1", "variance"): mm_variance_divisor_m_minus_1,
@@ -355,7 +459,15 @@ _MM = {("m", "mean"): mm_mean_divisor_m, ("m-1", "mean"): mm_mean_divisor_m_minu
 
 def mm_formula(divisor: str, what: str) -> Formula:
     """The exact MM Formula for ``divisor`` ("m" or "m-1") and ``what`` ("mean", "variance",
-    "cosine_variance", "phase_variance")."""
+    "cosine_variance", "phase_variance").
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching
+    >>> f = moment_matching.mm_formula("m-1", "variance")
+    >>> f.name, f.parameters
+    ('moment_matching.mm_variance_divisor_m_minus_1', ('scaled_distance', 'mm_dof'))
+    """
     if divisor not in DIVISORS:
         raise ValueError(f"divisor must be one of {list(DIVISORS)}, got {divisor!r}")
     if what not in _WHAT:
@@ -371,7 +483,15 @@ def _features(features) -> str:
 
 def mm_moments(scaled_distance, m, divisor="m-1", features="complex") -> dict:
     """{"mean", "bias", "variance", "mse"} of E_MM with m >= 2 frequencies (numpy arrays; exact
-    for m >= d + 1); ``features`` "complex", "cosine" or "phase" (random-phase cosines)."""
+    for m >= d + 1); ``features`` "complex", "cosine" or "phase" (random-phase cosines).
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching
+    >>> moments = moment_matching.mm_moments(1.0, 10)          # s = 1, m = 10, divisor m - 1
+    >>> {name: round(float(value), 8) for name, value in moments.items()}
+    {'mean': 0.62479217, 'bias': 0.01826151, 'variance': 0.00434716, 'mse': 0.00468064}
+    """
     dof = np.asarray(m) - 1
     mean = mm_formula(divisor, "mean")(scaled_distance=scaled_distance, mm_dof=dof)
     variance = mm_formula(divisor, FEATURE_VARIANCE[_features(features)])(
@@ -385,7 +505,17 @@ def cv_variance(scaled_distance, m, beta1, beta2, features="complex"):
     real part (1 - e^{-y})^2/2 - beta2 y^2 k + beta2^2 y^2/2, imaginary part
     (1 - e^{-2y})/2 - 2 beta1 y k + beta1^2 y (complex = their sum; cosine = the real part;
     phase = the real part + 1/2, the random phases' share), divided by m. At beta = k this is
-    Eq. (12)."""
+    Eq. (12).
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching
+    >>> k = moment_matching.kernel(scaled_distance=1.0)
+    >>> round(float(moment_matching.cv_variance(1.0, 10, 0.0, 0.0)), 10)     # no control: V_MC
+    0.0632120559
+    >>> round(float(moment_matching.cv_variance(1.0, 10, k, k)), 10)         # beta* = k: Eq. (12)
+    0.0080301397
+    """
     features = _features(features)
     y = np.square(np.asarray(scaled_distance, dtype=float))
     k = np.exp(-y / 2)
@@ -393,3 +523,6 @@ def cv_variance(scaled_distance, m, beta1, beta2, features="complex"):
     imaginary = -np.expm1(-2 * y) / 2 - 2 * beta1 * y * k + beta1 ** 2 * y
     extra = {"complex": imaginary, "cosine": 0.0, "phase": 0.5}[features]
     return (real + extra) / np.asarray(m, dtype=float)
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)

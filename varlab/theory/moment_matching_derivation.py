@@ -43,19 +43,41 @@ _b1, _b2 = sympy.symbols("beta1 beta2", real=True)
 
 def in_s(expr: sympy.Expr) -> sympy.Expr:
     """``expr`` with y = s^2 (the symbol of the declared ``scaled_distance``), to compare with
-    ``Formula.expr``."""
+    ``Formula.expr``.
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.in_s(1 - mmd.y)
+    1 - scaled_distance**2
+    """
     return expr.subs(y, s ** 2)
 
 
 @lru_cache(maxsize=None)
 def gaussian_mean(expr: sympy.Expr) -> sympy.Expr:
-    """E[expr(t)] for t ~ N(0, y) (one sympy integral)."""
+    """E[expr(t)] for t ~ N(0, y) (one sympy integral).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.gaussian_mean(mmd.t ** 2), mmd.gaussian_mean(sympy.cos(mmd.t))     # E t^2 = y, E cos t = k
+    (y, exp(-y/2))
+    """
     density = sympy.exp(-t ** 2 / (2 * y)) / sympy.sqrt(2 * sympy.pi * y)
     return sympy.simplify(sympy.integrate(expr * density, (t, -sympy.oo, sympy.oo)))
 
 
 def variance_of_controlled(features: str = "complex") -> sympy.Expr:
-    """Var of f - beta1 g1 - beta2 g2 (complex) or of its real part (cosine), per sample."""
+    """Var of f - beta1 g1 - beta2 g2 (complex) or of its real part (cosine), per sample.
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.variance_of_controlled("cosine")                 # a quadratic in beta2 (~5 s of integrals, once)
+    beta2**2*y**2/2 - beta2*y**2*exp(-y/2) + 1/2 - exp(-y) + exp(-2*y)/2
+    """
     real = sympy.cos(t) + _b2 * (t ** 2 - y) / 2            # Re(f - b1 g1 - b2 g2)
     imaginary = -sympy.sin(t) + _b1 * t                      # Im(...)
     k = gaussian_mean(sympy.cos(t))
@@ -66,7 +88,16 @@ def variance_of_controlled(features: str = "complex") -> sympy.Expr:
 
 
 def optimal_coefficients(features: str = "complex") -> tuple:
-    """(beta1*, beta2*) minimising ``variance_of_controlled`` (003, Thm 1 for complex)."""
+    """(beta1*, beta2*) minimising ``variance_of_controlled`` (003, Thm 1 for complex).
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.optimal_coefficients("complex")                 # Thm 1: both e^{-y/2}
+    (exp(-y/2), exp(-y/2))
+    >>> mmd.optimal_coefficients("cosine")
+    (0, exp(-y/2))
+    """
     V = variance_of_controlled(features)
     if features == "complex":
         solution = sympy.solve([sympy.diff(V, _b1), sympy.diff(V, _b2)], [_b1, _b2], dict=True)[0]
@@ -75,13 +106,29 @@ def optimal_coefficients(features: str = "complex") -> tuple:
 
 
 def optimal_variance(features: str = "complex") -> sympy.Expr:
-    """The per-sample variance at the optimal coefficients (Eq. 12 times m, for complex)."""
+    """The per-sample variance at the optimal coefficients (Eq. 12 times m, for complex).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import moment_matching, parameter, moment_matching_derivation as mmd
+    >>> per_sample = moment_matching.cv_optimal_variance.expr.subs(parameter("m").symbol, 1)   # m = 1
+    >>> sympy.simplify(mmd.in_s(mmd.optimal_variance("complex")) - per_sample)
+    0
+    """
     b1, b2 = optimal_coefficients(features)
     return sympy.simplify(variance_of_controlled(features).subs({_b1: b1, _b2: b2}))
 
 
 def squared_correlations() -> tuple:
-    """(|corr(f, g1)|^2, |corr(f, g2)|^2) for complex f = e^{-it} (Cov(f, g) = E[(f - Ef) conj g])."""
+    """(|corr(f, g1)|^2, |corr(f, g2)|^2) for complex f = e^{-it} (Cov(f, g) = E[(f - Ef) conj g]).
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.squared_correlations()                         # rho1^2 and rho2^2 / 2 of Cor. 1
+    (y/(exp(y) - 1), y**2/(2*exp(y) - 2))
+    """
     k = gaussian_mean(sympy.cos(t))
     var_f = 1 - k ** 2
     cov1 = gaussian_mean(sympy.sin(t) * t)                 # E[e^{-it} conj(-i t)] = E[t sin t] (real)
@@ -91,14 +138,34 @@ def squared_correlations() -> tuple:
 
 
 def paper_rho_squared() -> tuple:
-    """The paper's (rho1^2, rho2^2) of Cor. 1, in y."""
+    """The paper's (rho1^2, rho2^2) of Cor. 1, in y.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> rho1, rho2 = mmd.paper_rho_squared()
+    >>> rho1
+    y*exp(-y)/(1 - exp(-y))
+    >>> sympy.simplify(rho2 / rho1)
+    y
+    """
     e = sympy.exp(-y)
     return e * y / (1 - e), e * y ** 2 / (1 - e)
 
 
 def sphere_moment_series(n: int, order: int, a=sympy.Symbol("a", positive=True)) -> sympy.Expr:
     """E[cos(a u)] to a^(2 order), u = first coordinate of a uniform point of S^{n-1} (n >= 2),
-    from E[u^(2j)] = (1/2)_j / (n/2)_j (the Dirichlet moments of u^2 ~ Beta(1/2, (n-1)/2))."""
+    from E[u^(2j)] = (1/2)_j / (n/2)_j (the Dirichlet moments of u^2 ~ Beta(1/2, (n-1)/2)).
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.sphere_moment_series(3, 2)                     # sin(a)/a to a^4
+    a**4/120 - a**2/6 + 1
+    >>> mmd.sphere_moment_series(3, 2) == mmd.hyp0f1_series(3, 2)
+    True
+    """
     half = sympy.Rational(1, 2)
     terms = [(-1) ** j * a ** (2 * j) / sympy.factorial(2 * j)
              * sympy.rf(half, j) / sympy.rf(sympy.Rational(n, 2), j) for j in range(order + 1)]
@@ -106,7 +173,14 @@ def sphere_moment_series(n: int, order: int, a=sympy.Symbol("a", positive=True))
 
 
 def hyp0f1_series(n: int, order: int, a=sympy.Symbol("a", positive=True)) -> sympy.Expr:
-    """0F1(; n/2; -a^2/4) to a^(2 order): the form of the exact MM law."""
+    """0F1(; n/2; -a^2/4) to a^(2 order): the form of the exact MM law.
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.hyp0f1_series(3, 2)
+    a**4/120 - a**2/6 + 1
+    """
     return sympy.expand(sum((-a ** 2 / 4) ** j / (sympy.rf(sympy.Rational(n, 2), j) * sympy.factorial(j))
                             for j in range(order + 1)))
 
@@ -118,6 +192,12 @@ def mm_bias_coefficient(divisor: str = "m-1") -> sympy.Expr:
     0F1 argument; to first order in 1/b the product is 1 - j(j - 1)/(2b), and
     sum_j j(j-1)(-z)^j/j! = z^2 e^{-z}. With z = y D (1 - 1/m) ... (see module docstring):
     divisor m gives z = y/2, divisor m - 1 gives z = y/2 - y/(2m).
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.mm_bias_coefficient("m")                       # a sympy summation and series: ~5-10 s
+    -y**2/4
     """
     j = sympy.Symbol("j", integer=True, nonnegative=True)
     eps = sympy.Symbol("epsilon", positive=True)             # 1/m
@@ -130,26 +210,55 @@ def mm_bias_coefficient(divisor: str = "m-1") -> sympy.Expr:
 
 
 def uniform_phase_mean(expr: sympy.Expr) -> sympy.Expr:
-    """E[expr(a)] for a ~ U[0, 2 pi) (one sympy integral; t is held fixed)."""
+    """E[expr(a)] for a ~ U[0, 2 pi) (one sympy integral; t is held fixed).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.uniform_phase_mean(sympy.cos(mmd.a) ** 2)
+    1/2
+    """
     integrand = sympy.expand(sympy.expand_trig(expr))
     return sympy.simplify(sympy.integrate(integrand, (a, 0, 2 * sympy.pi)) / (2 * sympy.pi))
 
 
 def phase_product() -> sympy.Expr:
-    """sqrt2 cos(w'x + b) sqrt2 cos(w'y + b) = 2 cos(a) cos(a - t), a = w'x + b, t = w'(x - y)."""
+    """sqrt2 cos(w'x + b) sqrt2 cos(w'y + b) = 2 cos(a) cos(a - t), a = w'x + b, t = w'(x - y).
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.phase_product()
+    2*cos(a)*cos(a - t)
+    """
     return 2 * sympy.cos(a) * sympy.cos(a - t)
 
 
 def phase_noise_moments() -> tuple:
     """(E_a[n], E_a[n^2]) of n = phase_product() - cos t given w (i.e. given t and every other
     function of the frequencies): (0, 1/2). With independent phases the cross terms vanish, so
-    (1/m) sum_j products has the variance of (1/m) sum_j cos t_j plus 1/(2m), for any sampler."""
+    (1/m) sum_j products has the variance of (1/m) sum_j cos t_j plus 1/(2m), for any sampler.
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.phase_noise_moments()
+    (0, 1/2)
+    """
     noise = phase_product() - sympy.cos(t)
     return uniform_phase_mean(noise), uniform_phase_mean(noise ** 2)
 
 
 @lru_cache(maxsize=None)
 def phase_feature_variance() -> sympy.Expr:
-    """Var of one random-phase product for i.i.d. Gaussian w (varlab's own), in y."""
+    """Var of one random-phase product for i.i.d. Gaussian w (varlab's own), in y.
+
+    Examples
+    --------
+    >>> from varlab.theory import moment_matching_derivation as mmd
+    >>> mmd.phase_feature_variance()                       # 1 + k(2c)/2 - k(c)^2
+    1 - exp(-y) + exp(-2*y)/2
+    """
     second = gaussian_mean(sympy.expand(uniform_phase_mean(phase_product() ** 2)))
     return sympy.simplify(second - gaussian_mean(sympy.cos(t)) ** 2)

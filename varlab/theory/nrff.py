@@ -24,9 +24,12 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from .formula import Formula
+from .formula import Formula, _doctests
 from .parameters import parameter
 from .rff import _twice, variance as rff_variance
+
+__all__ = ["asymptotic_variance", "variance_ratio", "relative_variance_of_mean", "bias_coefficient",
+           "mse_second_order_coefficient", "bias_expansion", "mse_expansion"]
 
 _rho, _gamma, _k, _E = (parameter(name).symbol for name in ("rho", "gamma", "k", "E"))
 _A2 = sympy.exp(-2 * _gamma * (1 - _rho))
@@ -44,6 +47,11 @@ asymptotic_variance = Formula(
     source="000, Thm 3, Eq. (20)-(21)",
     description="V_n: k Var(NRFF) -> V_n as k -> infinity",
     asymptotic=True,
+    examples="""
+        >>> from varlab.theory import nrff, rff
+        >>> round(nrff.asymptotic_variance(rho=0.5, gamma=1.0), 10)     # V_n < V = 0.6998 of RFF
+        0.4363253867
+        """,
 )
 
 variance_ratio = Formula(
@@ -55,6 +63,11 @@ variance_ratio = Formula(
     source="000, Fig. 1: V_n / V from Eq. (20)-(21)",
     description="Improvement of NRFF over RFF; 0 at rho = 1, -> 1 as gamma (1 - rho) -> infinity",
     asymptotic=True,
+    examples="""
+        >>> from varlab.theory import nrff
+        >>> nrff.variance_ratio(rho=[0.0, 0.9, 1.0], gamma=1.0).round(6)     # V_n / V (000, Fig. 1)
+        array([0.884551, 0.07665 , 0.      ])
+        """,
 )
 
 relative_variance_of_mean = Formula(
@@ -65,6 +78,11 @@ relative_variance_of_mean = Formula(
     source="000, Fig. 3: V_n / E^2 against E = exp(-gamma (1 - rho)) (from Eq. 20)",
     description="(1 - E^2)^2 (4 + E^2) / (4 E^2); independent of gamma",
     asymptotic=True,
+    examples="""
+        >>> from varlab.theory import nrff
+        >>> nrff.relative_variance_of_mean(E=0.5)               # (1 - 1/4)^2 (4 + 1/4) / 1
+        2.390625
+        """,
 )
 
 
@@ -109,6 +127,11 @@ bias_coefficient = Formula(
                 "t = exp(-gamma (1 - rho)); NRFF underestimates the kernel",
     asymptotic=True,
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import nrff
+        >>> round(nrff.bias_coefficient(rho=0.5, gamma=1.0), 10)        # b1 < 0: NRFF underestimates
+        -0.0655557076
+        """,
 )
 
 mse_second_order_coefficient = Formula(
@@ -121,6 +144,11 @@ mse_second_order_coefficient = Formula(
                 "c2 = t^2 (1 - t^2)^2 (47 t^4 + 110 t^2 + 55) / 64, t = exp(-gamma (1 - rho))",
     asymptotic=True,
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import nrff
+        >>> round(nrff.mse_second_order_coefficient(rho=0.5, gamma=1.0), 10)
+        0.233878577
+        """,
 )
 
 bias_expansion = Formula(
@@ -132,6 +160,11 @@ bias_expansion = Formula(
     description="b1 / k: the leading term of E[NRFF] - exp(-gamma (1 - rho)); error O(1/k^2)",
     asymptotic=True,
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import nrff
+        >>> round(nrff.bias_expansion(rho=0.5, gamma=1.0, k=100), 12)   # b1 / k
+        -0.000655557076
+        """,
 )
 
 mse_expansion = Formula(
@@ -144,4 +177,12 @@ mse_expansion = Formula(
     description="V_n / k + c2 / k^2: the MSE of NRFF with k samples up to O(1/k^3)",
     asymptotic=True,
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import nrff
+        >>> round(nrff.mse_expansion(rho=0.5, gamma=1.0, k=100), 12)    # V_n / k + c2 / k^2
+        0.004386641724
+        """,
 )
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)

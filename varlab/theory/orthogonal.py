@@ -36,7 +36,7 @@ import sympy
 
 from ._blocks import pairs
 from ._special import phi
-from .formula import Formula
+from .formula import Formula, _doctests
 from .parameters import parameter
 
 
@@ -154,6 +154,11 @@ iid_variance = Formula(
     source="varlab, from 004 (GRFF psi_i, paired cos/sin): Var cos<w,z> = (1 + k(2z))/2 - k(z)^2",
     description="single-frequency variance of the paired cos/sin RFF estimator, Gaussian kernel",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import orthogonal
+        >>> round(orthogonal.iid_variance(distance=1.0), 10)          # (1 - e^{-1})^2 / 2
+        0.1997882004
+        """,
 )
 
 iid_variance_phase = Formula(
@@ -164,6 +169,11 @@ iid_variance_phase = Formula(
     source="varlab (random-phase cosine 2cos(<w,x>+b)cos(<w,y>+b)); 000 Eq. (18) with r^2 = 2 gamma (1 - rho)",
     description="single-frequency variance of the random-phase cosine RFF estimator, Gaussian kernel",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import orthogonal
+        >>> round(orthogonal.iid_variance_phase(distance=1.0), 10)    # the paired variance + 1/2
+        0.6997882004
+        """,
 )
 
 pair_covariance = Formula(
@@ -177,6 +187,11 @@ pair_covariance = Formula(
            "= 1F1(d; d/2; -|z|^2/2) - exp(-|z|^2) for the Gaussian kernel",
     description="covariance of cos<w_i,z>, cos<w_j,z> for two orthogonal rows, Gaussian kernel",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import orthogonal
+        >>> round(orthogonal.pair_covariance(dimension=4, distance=1.0), 10)     # < 0: orthogonality helps
+        -0.0393420005
+        """,
 )
 
 variance_gap = Formula(
@@ -191,6 +206,11 @@ variance_gap = Formula(
     source="varlab's derivation of 004 'Theorem 5' (G_k = Var ORF - Var RFF), blocks of d, partial last block",
     description="Var(ORF) - Var(RFF) with s = k frequencies, paired cos/sin, Gaussian kernel",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import orthogonal
+        >>> round(orthogonal.variance_gap(dimension=4, distance=1.0, k=4), 10)   # (k - 1)/k C for k <= d
+        -0.0295065004
+        """,
 )
 
 
@@ -219,6 +239,11 @@ variance_gap_printed = Formula(
     reference_domain=_REF_DIM,
     source="004, 'Theorem 5' as printed: (s-1)/s E[phi_d(R1|z|)]^2 - (s-1)/s E[phi_d(sqrt(R1^2+R2^2)|z|)]^2",
     description="the slides' G_k(z) for the Gaussian kernel, taken literally for every s",
+    examples="""
+        >>> from varlab.theory import orthogonal
+        >>> round(orthogonal.variance_gap_printed(dimension=4, distance=1.0, k=4), 10)   # opposite sign
+        0.1949569434
+        """,
 )
 
 orf_variance = Formula(
@@ -235,6 +260,11 @@ orf_variance = Formula(
     source="varlab: Var(1/s sum cos<w_i,z>) for block-orthogonal rows = V_1/s + P(s,d)/s^2 C",
     description="variance of the ORF estimator (paired cos/sin) of the Gaussian kernel",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import orthogonal
+        >>> round(orthogonal.orf_variance(dimension=4, distance=1.0, k=4), 10)   # i.i.d.: 0.1997882 / 4
+        0.0204405497
+        """,
 )
 
 
@@ -243,7 +273,18 @@ def covariance_numeric(law_a, law_b, d, r, nodes=160):
     (nodes, weights)), by tensor Gauss quadrature in the laws' quantiles (varlab; the Bessel term
     of 004's H(z) and G for non-Gaussian parts). Returns an array over r. Accuracy: about 1e-6
     absolute at 160 nodes, 2e-7 at 400 (the quantile map is singular at the ends), checked against
-    the closed form in tests/test_orthogonal.py."""
+    the closed form in tests/test_orthogonal.py.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.stats
+    >>> from varlab.theory import orthogonal
+    >>> chi = scipy.stats.chi(4)                        # the Gaussian kernel's radial law in d = 4
+    >>> covariance = orthogonal.covariance_numeric(chi, chi, 4, [1.0]) - np.exp(-1.0)    # minus k(r)^2
+    >>> round(float(covariance[0]), 5), round(orthogonal.pair_covariance(dimension=4, distance=1.0), 5)
+    (-0.03934, -0.03934)
+    """
     ra, wa = _nodes(law_a, nodes)
     rb, wb = _nodes(law_b, nodes)
     t = np.sqrt(ra[:, None] ** 2 + rb[None, :] ** 2)
@@ -258,3 +299,6 @@ def _nodes(law, n):
     u, w = np.polynomial.legendre.leggauss(n)
     u = 0.5 * (u + 1.0)
     return law.ppf(u), 0.5 * w
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)

@@ -59,7 +59,7 @@ import sympy
 
 from ._blocks import block_sizes
 from ._special import _hyp0f1_neg, phi
-from .formula import Formula
+from .formula import Formula, _doctests
 from .parameters import parameter
 
 __all__ = ["phi", "bochner_riesz", "RADIAL_DENSITY_EXPR", "radial_density", "radial_density_sphere", "variation_envelope",
@@ -78,7 +78,14 @@ _TINY = np.finfo(np.float64).tiny
 def bochner_riesz(d, i, u):
     """BR_{d,i}(u) = 2^{1-d/2+i} i!/Gamma(d/2) u^{d/2-1-i} J_{d/2+i}(u): the radial density (in
     u = b rho) of (1 - r^2/b^2)_+^i in R^d (i >= 0; i = 0 is the ball's indicator). Computed in
-    logs; where J underflows (u << d/2 + i), by u^{d-1} 2^{-n}/Gamma(n+1) 0F1(; n+1; -u^2/4), n = d/2 + i."""
+    logs; where J underflows (u << d/2 + i), by u^{d-1} 2^{-n}/Gamma(n+1) 0F1(; n+1; -u^2/4), n = d/2 + i.
+
+    Examples
+    --------
+    >>> from varlab.theory import polynomial
+    >>> polynomial.bochner_riesz(2, 1, [0.5, 1.0, 5.0]).round(8)     # d = 2, degree 1: 4 J_2(u) / u
+    array([0.12241609, 0.22980697, 0.01862605])
+    """
     d, i, u = np.broadcast_arrays(np.asarray(d, dtype=np.float64), np.asarray(i, dtype=np.float64),
                                   np.asarray(u, dtype=np.float64))
     order = 0.5 * d + i
@@ -117,6 +124,11 @@ radial_density = Formula(
            "truncation at r = a used for 004's polynomial kernel by Liu et al. 2021 (004 ref. [5]); "
            "radial density in u = a|w|",
     description="radial density nu(u) of the polynomial kernel's transform, extension truncated at r = a",
+    examples="""
+        >>> from varlab.theory import polynomial
+        >>> round(polynomial.radial_density(dimension=16, degree=1, frequency=10.0), 10)     # nu(u), u = a |w|
+        0.9048105322
+        """,
 )
 
 
@@ -172,6 +184,11 @@ radial_density_sphere = Formula(
            "transform of (1 - |z|^2/a^2)^p on |z| <= 2 as a sum over i of p!/(p-i)! (1 - 4/a^2)^{p-i} "
            "(2/a^2)^i (2/|w|)^{d/2+i} J_{d/2+i}(2|w|); radial density in u = 2|w|",
     description="radial density nu(u) of the polynomial kernel's transform, extension truncated at r = 2",
+    examples="""
+        >>> from varlab.theory import polynomial
+        >>> round(polynomial.radial_density_sphere(dimension=16, degree=1, a=3.0, frequency=10.0), 10)   # u = 2 |w|
+        3.1393904018
+        """,
 )
 
 
@@ -200,6 +217,11 @@ variation_envelope = Formula(
            "period, |J_n(u)| ~ sqrt(2/(pi u)) |cos| with mean |cos| = 2/pi",
     description="envelope A u^{(d-3)/2-m} of the total-variation density of the printed transform",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import polynomial
+        >>> round(polynomial.variation_envelope(dimension=16, degree=1, positive_frequency=100.0), 4)   # ~ u^5.5
+        157474.2955
+        """,
 )
 
 
@@ -252,7 +274,15 @@ def _validated(dimension, degree, a):
 def truncated_masses(dimension, degree, cutoff, *, a=3.0, truncation="a", nodes=24) -> dict:
     """Jordan masses {"positive": P(U), "negative": N(U)} of the printed transform restricted to
     u <= U = ``cutoff`` (u = a|w| for truncation "a", 2|w| for "sphere"): Gauss-Legendre with
-    ``nodes`` nodes between consecutive sign changes of nu (varlab; about 1e-12 relative)."""
+    ``nodes`` nodes between consecutive sign changes of nu (varlab; about 1e-12 relative).
+
+    Examples
+    --------
+    >>> from varlab.theory import polynomial
+    >>> masses = polynomial.truncated_masses(2, 1, 10.0)         # d = 2, m = 1, u <= 10
+    >>> {part: round(mass, 6) for part, mass in masses.items()}
+    {'positive': 1.188067, 'negative': 0.196762}
+    """
     d, m, a = _validated(dimension, degree, a)
     upper = float(_check_positive(cutoff, "cutoff"))
     _check_truncation(truncation)
@@ -270,7 +300,16 @@ def _check_positive(value, name):
 
 def truncated_masses_mp(dimension, degree, cutoff, *, a=3, truncation="a", dps=30) -> dict:
     """mpmath reference of ``truncated_masses`` (slow: one mpmath.quad per sign-change interval;
-    the sign changes are those found in float64, refined by mpmath.findroot)."""
+    the sign changes are those found in float64, refined by mpmath.findroot).
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> from varlab.theory import polynomial
+    >>> masses = polynomial.truncated_masses_mp(2, 1, 10.0, dps=15)
+    >>> {part: mpmath.nstr(mass, 10) for part, mass in masses.items()}
+    {'positive': '1.188067466', 'negative': '0.1967620151'}
+    """
     d, m, a = _validated(dimension, degree, a)
     f_np = _density_function(d, m, a, truncation)
     zeros = _sign_changes(f_np, float(cutoff))
@@ -305,7 +344,15 @@ def finite_total_variation(dimension, degree, *, a=3.0, truncation="a") -> bool:
 def variation_growth(dimension, degree, cutoff, *, a=3.0, truncation="a") -> float:
     """Leading term of T(U) = P(U) + N(U) (varlab): A U^e/e with e = (d-1)/2 - m (truncation "a")
     or e = (d-1)/2 and A_0 (truncation "sphere", a != 2), A log U where e = 0; for a finite measure
-    (e < 0) the limit is finite and this raises ValueError."""
+    (e < 0) the limit is finite and this raises ValueError.
+
+    Examples
+    --------
+    >>> from varlab.theory import polynomial
+    >>> t100, t200 = (polynomial.variation_growth(16, 1, cutoff) for cutoff in (100.0, 200.0))
+    >>> round(t100, 2), round(t200 / t100, 6)         # e = (16 - 1)/2 - 1 = 6.5: doubling U gives 2^6.5
+    (2422681.47, 90.509668)
+    """
     d, m, a = _validated(dimension, degree, a)
     u = float(_check_positive(cutoff, "cutoff"))
     _check_truncation(truncation)
@@ -327,7 +374,18 @@ def variation_growth(dimension, degree, cutoff, *, a=3.0, truncation="a") -> flo
 def total_masses(dimension, degree, *, a=3.0, truncation="a", cutoff=4000.0) -> dict:
     """Jordan masses of the printed transform where they are finite (truncation "a", d <= 2m):
     quadrature to u = ``cutoff`` plus the envelope's tail A U^e/|e| shared equally (relative error
-    O(1/U) on the tail). ValueError explaining the infinite variation otherwise."""
+    O(1/U) on the tail). ValueError explaining the infinite variation otherwise.
+
+    Examples
+    --------
+    >>> from varlab.theory import polynomial
+    >>> {part: round(mass, 4) for part, mass in polynomial.total_masses(2, 1).items()}   # P - N = k(0) = 1
+    {'positive': 1.5149, 'negative': 0.5149}
+    >>> polynomial.total_masses(16, 1)            # the slides' letter setting # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the printed transform ... has infinite total variation in dimension=16: ...
+    """
     d, m, a = _validated(dimension, degree, a)
     _check_truncation(truncation)
     if not finite_total_variation(d, m, a=a, truncation=truncation):
@@ -363,7 +421,15 @@ def taper_masses(dimension, degree=1, *, a=3.0, width=1.0, upper=None, nodes=400
     Hankel transform nu(rho) = 2^{1-d/2}/Gamma(d/2) rho^{d/2} int_0^{2+width} k J_{d/2-1}(rho r)
     r^{d/2} dr by Gauss-Legendre on [0, 2] and [2, 2 + width], then |nu| integrated on a grid to
     ``upper`` (default 150). Float64 cancellation limits it to d <= 8 (ValueError beyond); the
-    returned "error" is |P - N - 1|, the check k(0) = 1."""
+    returned "error" is |P - N - 1|, the check k(0) = 1.
+
+    Examples
+    --------
+    >>> from varlab.theory import polynomial
+    >>> masses = polynomial.taper_masses(2, upper=20.0, nodes=60)    # a coarse grid: a fraction of a second
+    >>> {part: round(value, 2) for part, value in masses.items()}
+    {'positive': 1.5, 'negative': 0.5, 'error': 0.0}
+    """
     d, m, a = _validated(dimension, degree, a)
     if d > 8:
         raise ValueError(f"dimension must be <= 8 for taper_masses (float64 cancellation in the Hankel "
@@ -387,7 +453,16 @@ def taper_masses(dimension, degree=1, *, a=3.0, width=1.0, upper=None, nodes=400
 
 def shell_covariance(atoms_a, probabilities_a, atoms_b, probabilities_b, d, r):
     """E phi_d(sqrt(R^2 + R'^2) r) for independent discrete radial laws (exact finite sums): the
-    Bessel term of C (same part) and H0 (two parts) for orthogonal rows (theory/signed.py)."""
+    Bessel term of C (same part) and H0 (two parts) for orthogonal rows (theory/signed.py).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.theory import polynomial
+    >>> atoms, probabilities = np.array([1.0, 2.0]), np.array([0.5, 0.5])      # |w| = 1 or 2; phi_3 = sin t / t
+    >>> polynomial.shell_covariance(atoms, probabilities, atoms, probabilities, 3, [0.0, 1.0]).round(6)
+    array([1.      , 0.377766])
+    """
     r = np.atleast_1d(np.asarray(r, dtype=np.float64))
     t = np.sqrt(np.square(atoms_a)[:, None] + np.square(atoms_b)[None, :])
     w = probabilities_a[:, None] * probabilities_b[None, :]
@@ -397,7 +472,19 @@ def shell_covariance(atoms_a, probabilities_a, atoms_b, probabilities_b, d, r):
 def estimator_variance(measure, d, r, s, orthogonality="iid"):
     """Var of the s-frequency GRFF ("iid") or GORF ("separate", "mutual") estimate at |z| = r for a
     signed measure whose parts have discrete radial laws (``atoms``, ``probabilities``), e.g.
-    PolynomialSphere: theory.signed's decomposition with the covariances as exact sums."""
+    PolynomialSphere: theory.signed's decomposition with the covariances as exact sums.
+
+    Examples
+    --------
+    >>> from varlab.spectral.polynomial import PolynomialSphere
+    >>> from varlab.theory import polynomial
+    >>> mu = PolynomialSphere(a=3.0, degree=1, dimension=16)         # a linear program: about 2 s once
+    >>> polynomial.estimator_variance(mu, 16, [0.5, 1.0], 8).round(6)      # GRFF, 8 frequencies
+    array([[0.050768],
+           [0.147328]])
+    >>> polynomial.estimator_variance(mu, 16, 1.0, 8, "separate").round(6)  # GORF
+    array([[0.134052]])
+    """
     parts, masses = measure.parts(), measure.total_masses()
     P, N = masses["positive"], masses["negative"]
     r = np.atleast_1d(np.asarray(r, dtype=np.float64))
@@ -446,3 +533,6 @@ def maclaurin_variance(x, y, degree, gamma, coef0, p=2.0) -> float:
     pi = p ** -n.astype(np.float64)
     pi /= pi.sum()
     return float(np.sum(a * a / pi * moment ** n) - (gamma * t + coef0) ** (2 * degree))
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)

@@ -58,7 +58,7 @@ import sympy
 
 from . import orthogonal
 from ._blocks import block_sizes, mutual_blocks, pairs
-from .formula import Formula
+from .formula import Formula, _doctests
 from .parameters import parameter
 
 __all__ = ["part_variance", "part_covariance", "cross_covariance", "estimator_variance", "H", "G",
@@ -80,7 +80,15 @@ def _kernel(part, r):
 
 
 def part_variance(part, r):
-    """V(r) = (1 + k(2r))/2 - k(r)^2 for a normalised radial part (varlab)."""
+    """V(r) = (1 + k(2r))/2 - k(r)^2 for a normalised radial part (varlab).
+
+    Examples
+    --------
+    >>> from varlab.spectral import Gaussian
+    >>> from varlab.theory import signed
+    >>> round(float(signed.part_variance(Gaussian(1.0), 1.0)), 10)     # (1 - e^{-1})^2 / 2
+    0.1997882004
+    """
     k = _kernel(part, r)
     return 0.5 * (1.0 + _kernel(part, 2.0 * np.asarray(r, dtype=np.float64))) - k * k
 
@@ -100,7 +108,15 @@ def _quadrature(law, nodes):
 
 
 def part_covariance(part, d, r, nodes=160):
-    """C(r) = Cov(cos<w_i,z>, cos<w_j,z>) for two orthogonal rows of the part (varlab)."""
+    """C(r) = Cov(cos<w_i,z>, cos<w_j,z>) for two orthogonal rows of the part (varlab).
+
+    Examples
+    --------
+    >>> from varlab.spectral import Gaussian
+    >>> from varlab.theory import signed
+    >>> round(float(signed.part_covariance(Gaussian(1.0), 16, 1.0)), 10)    # = orthogonal.pair_covariance
+    -0.0112185873
+    """
     r = np.asarray(r, dtype=np.float64)
     sigma = _single_gaussian_bandwidth(part)
     if sigma is not None:
@@ -180,7 +196,14 @@ def gaussian_cross_covariance(dimension, x1, x2):
     """H0 = Cov(cos<w, z>, cos<v, z>) for orthogonal w ~ N(0, I/sigma_1^2) (norm only; direction
     Haar), v ~ N(0, I/sigma_2^2), x_i = |z|^2/(2 sigma_i^2) (float64; see the module doc).
     Symmetric in x1, x2; accurate for bandwidth ratios >= 3 (x_2 <= x_1 / 9). For x_2 >= 1e4 (d + 1)^2
-    the large-x form ``_far_form`` (0 for even d beyond x_2 = 1500, where 1F1(d; d/2; -y) <= e^{-y/2})."""
+    the large-x form ``_far_form`` (0 for even d beyond x_2 = 1500, where 1F1(d; d/2; -y) <= e^{-y/2}).
+
+    Examples
+    --------
+    >>> from varlab.theory import signed
+    >>> round(float(signed.gaussian_cross_covariance(16, 0.5, 0.005)), 10)   # r = 1, sigma = (1, 10)
+    -0.0001764933
+    """
     d = np.asarray(dimension)
     if np.any(d > _MAX_DIMENSION):
         raise ValueError(f"dimension must be <= {_MAX_DIMENSION} for the Gaussian cross covariance "
@@ -258,7 +281,16 @@ def _cross_mp_cached(dimension, x1, x2, dps):
 
 
 def gaussian_cross_covariance_mp(dimension, x1, x2):
-    """H0 at the ambient mpmath precision (reference of ``gaussian_cross_covariance``)."""
+    """H0 at the ambient mpmath precision (reference of ``gaussian_cross_covariance``).
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> from varlab.theory import signed
+    >>> with mpmath.workdps(30):
+    ...     print(mpmath.nstr(signed.gaussian_cross_covariance_mp(16, 0.5, 0.005), 12))
+    -0.00017649327862
+    """
     x1, x2 = mpmath.mpf(x1), mpmath.mpf(x2)
     x1, x2 = max(x1, x2), min(x1, x2)
     return _cross_mp_cached(int(dimension), x1, x2, mpmath.mp.dps)
@@ -268,7 +300,16 @@ def gaussian_cross_covariance_mp(dimension, x1, x2):
 
 def cross_covariance(positive, negative, d, r, nodes=160):
     """H0(r) = Cov(cos<w,z>, cos<v,z>) for orthogonal w ~ mu+, v ~ mu- (varlab): the Gaussian forms
-    for two single-Gaussian parts with bandwidth ratio >= 3, else tensor quadrature."""
+    for two single-Gaussian parts with bandwidth ratio >= 3, else tensor quadrature.
+
+    Examples
+    --------
+    >>> from varlab.spectral.signed import DeltaGaussian
+    >>> from varlab.theory import signed
+    >>> parts = DeltaGaussian().parts()          # the slides' exp(-r^2/2) - exp(-r^2/200)
+    >>> round(float(signed.cross_covariance(parts["positive"], parts["negative"], 16, 1.0)), 10)
+    -0.0001764933
+    """
     r = np.asarray(r, dtype=np.float64)
     sa, sb = _single_gaussian_bandwidth(positive), _single_gaussian_bandwidth(negative)
     if sa is not None and sb is not None and max(sa, sb) >= _MIN_RATIO * min(sa, sb) and d <= _MAX_DIMENSION:
@@ -304,13 +345,29 @@ def estimator_variance(measure, d, r, s, orthogonality="iid"):
 
 
 def G(part, d, r, s):
-    """004's G for one part with s <= d orthogonal rows: (s-1)/s C(r) (varlab's derivation)."""
+    """004's G for one part with s <= d orthogonal rows: (s-1)/s C(r) (varlab's derivation).
+
+    Examples
+    --------
+    >>> from varlab.spectral import Gaussian
+    >>> from varlab.theory import signed
+    >>> round(float(signed.G(Gaussian(1.0), 16, 1.0, 8)), 10)       # 7/8 of part_covariance
+    -0.0098162639
+    """
     s = np.asarray(s, dtype=np.float64)
     return (s - 1.0) / s * part_covariance(part, d, r)
 
 
 def H(measure, d, r):
-    """004's cross term H(z) = 2 P N [E a_1 E b_1 - E a_1 b_1] = -2 P N H0(r)."""
+    """004's cross term H(z) = 2 P N [E a_1 E b_1 - E a_1 b_1] = -2 P N H0(r).
+
+    Examples
+    --------
+    >>> from varlab.spectral.signed import DeltaGaussian
+    >>> from varlab.theory import signed
+    >>> round(float(signed.H(DeltaGaussian(), 16, 1.0)), 10)        # -2 P N H0 with P = N = 1
+    0.0003529866
+    """
     parts, masses = measure.parts(), measure.total_masses()
     return -2.0 * masses["positive"] * masses["negative"] * cross_covariance(parts["positive"], parts["negative"], d, r)
 
@@ -338,6 +395,11 @@ grff_variance = Formula(
            "V = (1 + k(2r))/2 - k(r)^2, delta-Gaussian a = (1, -1), sigma = (1, 10)",
     description="variance of the s-frequency GRFF estimate of the slides' delta-Gaussian kernel",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import signed
+        >>> round(signed.grff_variance(distance=1.0, k=8), 10)       # 8 frequencies per part
+        0.0249797129
+        """,
 )
 
 
@@ -373,6 +435,11 @@ gorf_variance = Formula(
            "terms, H = 0): sum over parts of V/s + P(s, d)/s^2 C, delta-Gaussian a = (1, -1), sigma = (1, 10)",
     description="variance of GORF (each part orthogonal on its own) for the slides' delta-Gaussian",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import signed
+        >>> round(signed.gorf_variance(dimension=16, distance=1.0, k=8), 10)     # below GRFF's 0.02498
+        0.0151610402
+        """,
 )
 
 
@@ -410,4 +477,12 @@ gorf_variance_mutual = Formula(
            "each; G+, G- and H(z) terms, blocks of d/2, any s), delta-Gaussian a = (1, -1), sigma = (1, 10)",
     description="variance of 004's GORF (W, V mutually orthogonal) for the slides' delta-Gaussian",
     derived_by_varlab=True,
+    examples="""
+        >>> from varlab.theory import signed
+        >>> round(signed.gorf_variance_mutual(mutual_dimension=16, distance=1.0, k=8), 10)
+        0.0155140268
+        """,
 )
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)

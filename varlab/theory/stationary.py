@@ -54,7 +54,7 @@ import scipy.special as sc
 import sympy
 
 from ._blocks import pairs
-from .formula import Formula
+from .formula import Formula, _doctests
 from .orthogonal import _confluent
 from .parameters import parameter
 
@@ -74,13 +74,31 @@ _UNDERFLOW = 800.0
 def paired_variance_of(k, k2):
     """(1 + k(2z)) / 2 - k(z)^2: Var cos <w, z> for any shift-invariant kernel (Sutherland and
     Schneider 2015, Sec. 2), from the kernel values k = k(z) and k2 = k(2z). Works on numbers,
-    arrays and sympy expressions."""
+    arrays and sympy expressions.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from varlab.theory import stationary
+    >>> stationary.paired_variance_of(0.5, 0.25)                 # k(z) = 1/2, k(2z) = 1/4
+    0.375
+    >>> r = sympy.Symbol("r", positive=True)
+    >>> stationary.paired_variance_of(sympy.exp(-r), sympy.exp(-2 * r))     # the exponential kernel
+    1/2 - exp(-2*r)/2
+    """
     return (1 + k2) / 2 - k * k
 
 
 def phase_variance_of(k, k2):
     """1 + k(2z)/2 - k(z)^2: Var of one random-phase sample 2 cos(<w, x> + b) cos(<w, y> + b)
-    (Sutherland and Schneider 2015, Sec. 2); always ``paired_variance_of(k, k2) + 1/2``."""
+    (Sutherland and Schneider 2015, Sec. 2); always ``paired_variance_of(k, k2) + 1/2``.
+
+    Examples
+    --------
+    >>> from varlab.theory import stationary
+    >>> stationary.phase_variance_of(0.5, 0.25)                  # 0.375 + 1/2
+    0.875
+    """
     return 1 + k2 / 2 - k * k
 
 
@@ -88,6 +106,9 @@ def equal_width_ratio(paired):
     """Var(paired) / Var(random phase) at an equal output width, 4V / (2V + 1), from the paired
     single-frequency variance V (varlab). Below 1 exactly where V < 1/2, i.e. k(2z) < 2 k(z)^2.
 
+    Examples
+    --------
+    >>> from varlab.theory.stationary import equal_width_ratio
     >>> equal_width_ratio(0.25)
     0.6666666666666666
     """
@@ -175,6 +196,73 @@ _PAIRED_FORMS = {"exponential": "P(1, 2r)/2 = (1 - e^{-2r})/2", "matern32": "P(3
                  "matern52": "(P(4, x) - e^{-x} x^4/72)/2, x = 2 sqrt5 r",
                  "cauchy": "u^2 (5 + 2u)/((1 + 4u)(1 + u)^2), u = r^2"}
 
+_KERNEL_EXAMPLES = {
+    "exponential": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.exponential_kernel(distance=1.0), 10)     # exp(-1)
+        0.3678794412
+        """,
+    "matern32": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.matern32_kernel(distance=1.0), 10)     # (1 + sqrt3) e^{-sqrt3}
+        0.4833577246
+        """,
+    "matern52": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.matern52_kernel(distance=1.0), 10)     # (1 + sqrt5 + 5/3) e^{-sqrt5}
+        0.5239941088
+        """,
+    "cauchy": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.cauchy_kernel(distance=1.0), 10)     # 1 / (1 + 1)
+        0.5
+        """,
+}
+_PAIRED_EXAMPLES = {
+    "exponential": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.exponential_paired_variance(distance=1.0), 10)     # (1 - e^{-2}) / 2
+        0.4323323584
+        """,
+    "matern32": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.matern32_paired_variance(distance=1.0), 10)     # P(3, 2 sqrt3) / 2
+        0.3362309852
+        """,
+    "matern52": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.matern52_paired_variance(distance=1.0), 10)
+        0.2947602835
+        """,
+    "cauchy": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.cauchy_paired_variance(distance=1.0), 10)     # u = 1: 7 / 20
+        0.35
+        """,
+}
+_PHASE_EXAMPLES = {
+    "exponential": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.exponential_phase_variance(distance=1.0), 10)     # the paired variance + 1/2
+        0.9323323584
+        """,
+    "matern32": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.matern32_phase_variance(distance=1.0), 10)
+        0.8362309852
+        """,
+    "matern52": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.matern52_phase_variance(distance=1.0), 10)
+        0.7947602835
+        """,
+    "cauchy": """
+        >>> from varlab.theory import stationary
+        >>> round(stationary.cauchy_phase_variance(distance=1.0), 10)
+        0.85
+        """,
+}
+
 #: the kernels of this module, by name
 KERNELS = tuple(_KERNEL_EXPRS)
 _KERNEL_FORMULAS, _PAIRED_FORMULAS, _PHASE_FORMULAS = {}, {}, {}
@@ -183,20 +271,20 @@ for _name, _expr in _KERNEL_EXPRS.items():
     _KERNEL_FORMULAS[_name] = Formula(
         name=f"stationary.{_name}_kernel", parameters=("distance",), expr=_expr,
         numeric=_KERNELS_NUMERIC[_name], source=_KERNEL_SOURCES[_name],
-        description=f"the {_KERNEL_WORDS[_name]}, r = |z| / lengthscale")
+        description=f"the {_KERNEL_WORDS[_name]}, r = |z| / lengthscale", examples=_KERNEL_EXAMPLES[_name])
     _PAIRED_FORMULAS[_name] = Formula(
         name=f"stationary.{_name}_paired_variance", parameters=("distance",),
         expr=paired_variance_of(_expr, _double), numeric=_PAIRED_NUMERIC[_name],
         source=f"varlab, from {_SOURCE_SS}: (1 + k(2z))/2 - k(z)^2 = {_PAIRED_FORMS[_name]}",
         description=f"Var cos<w, z> of one paired cos/sin frequency, {_KERNEL_WORDS[_name]}",
-        derived_by_varlab=True)
+        derived_by_varlab=True, examples=_PAIRED_EXAMPLES[_name])
     _PHASE_FORMULAS[_name] = Formula(
         name=f"stationary.{_name}_phase_variance", parameters=("distance",),
         expr=phase_variance_of(_expr, _double),
         numeric=lambda distance, _paired=_PAIRED_NUMERIC[_name]: _paired(distance) + 0.5,
         source=f"varlab, from {_SOURCE_SS}: 1 + k(2z)/2 - k(z)^2 = the paired variance + 1/2",
         description=f"Var of one random-phase sample 2 cos(<w,x>+b) cos(<w,y>+b), {_KERNEL_WORDS[_name]}",
-        derived_by_varlab=True)
+        derived_by_varlab=True, examples=_PHASE_EXAMPLES[_name])
 
 exponential_kernel, matern32_kernel, matern52_kernel, cauchy_kernel = _KERNEL_FORMULAS.values()
 (exponential_paired_variance, matern32_paired_variance, matern52_paired_variance,
@@ -214,7 +302,16 @@ def _kernel_name(kernel: str) -> str:
 
 def kernel_value(kernel: str, distance):
     """k(r) of ``kernel`` ("gaussian": exp(-r^2/2); the Laplacian is the exponential in
-    r = gamma ||z||_1)."""
+    r = gamma ||z||_1).
+
+    Examples
+    --------
+    >>> from varlab.theory import stationary
+    >>> stationary.kernel_value("matern32", [0.0, 1.0]).round(8)
+    array([1.        , 0.48335772])
+    >>> round(float(stationary.kernel_value("gaussian", 1.0)), 10)    # exp(-1/2)
+    0.6065306597
+    """
     kernel = _kernel_name(kernel)
     if kernel == "gaussian":
         r = parameter("distance").validate(distance)
@@ -225,7 +322,14 @@ def kernel_value(kernel: str, distance):
 
 def paired_variance(kernel: str, distance):
     """Var cos <w, z> of one i.i.d. paired frequency for ``kernel`` (the Gaussian's is
-    ``orthogonal.iid_variance``)."""
+    ``orthogonal.iid_variance``).
+
+    Examples
+    --------
+    >>> from varlab.theory import stationary
+    >>> round(float(stationary.paired_variance("cauchy", 3.0)), 8)    # > 1/2: random phase wins here
+    0.50351351
+    """
     kernel = _kernel_name(kernel)
     if kernel == "gaussian":
         from .orthogonal import iid_variance
@@ -270,6 +374,9 @@ def radial_pair_covariance(kernel: str, dimension: int, distance, nodes: int = 9
     3/2, 5/2 and the Cauchy kernel; checked against :func:`radial_pair_covariance_mp` and the
     engine in tests/test_stationary.py.
 
+    Examples
+    --------
+    >>> from varlab.theory.stationary import radial_pair_covariance
     >>> round(float(radial_pair_covariance("exponential", 4, 1.0)), 6) < 0   # orthogonality helps
     True
     """
@@ -300,7 +407,14 @@ def radial_pair_covariance_mp(kernel: str, dimension: int, distance: float, dps:
     """mpmath reference for :func:`radial_pair_covariance`: E_{A1, A2, B} 1F1(d; d/2; -r^2 Q/2) -
     k(r)^2 by mpmath's tanh-sinh quadrature over the mixing laws' densities and B's Beta(d/2, d/2)
     density (the same representation, integrated adaptively at ``dps`` digits, with the 1F1 and the
-    kernel from mpmath). Slow: tens of seconds per point."""
+    kernel from mpmath). Slow: tens of seconds per point (the Gaussian: a fraction of a second).
+
+    Examples
+    --------
+    >>> from varlab.theory import stationary
+    >>> round(float(stationary.radial_pair_covariance_mp("gaussian", 4, 1.0)), 10)   # = orthogonal.pair_covariance
+    -0.0393420005
+    """
     kernel = _kernel_name(kernel)
     d = int(dimension)
     with mpmath.workdps(dps + 10):
@@ -333,8 +447,18 @@ def radial_pair_covariance_mp(kernel: str, dimension: int, distance: float, dps:
 def orf_variance(kernel: str, dimension: int, distance, k):
     """Var of the ORF estimator (1/k) sum_i cos<w_i, z> with k block-orthogonal rows (blocks of d,
     last partial) of a radial ``kernel``: V_1 / k + P(k, d) / k^2 C (varlab; as
-    ``orthogonal.orf_variance`` for the Gaussian), V_1 the paired variance."""
+    ``orthogonal.orf_variance`` for the Gaussian), V_1 the paired variance.
+
+    Examples
+    --------
+    >>> from varlab.theory import stationary
+    >>> round(float(stationary.orf_variance("matern32", 4, 1.0, 4)), 8)   # i.i.d.: 0.33623099 / 4 = 0.08405775
+    0.05532795
+    """
     kk = np.asarray(parameter("k").validate(k), dtype=np.float64)
     d = int(parameter("dimension").validate(dimension))
     covariance = radial_pair_covariance(kernel, d, distance)
     return (paired_variance(kernel, distance) + pairs(kk, d) / kk * covariance) / kk
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)
