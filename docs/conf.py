@@ -112,7 +112,35 @@ def _skip_foreign(app, what, name, obj, skip, options):
     return True if module and not module.startswith(("varlab", "paper_checks")) else None
 
 
+def _formula_page() -> None:
+    """formulas.md: every Formula of the theory modules (autodoc's automodule leaves out
+    module-level values without a ``#:`` comment; each Formula has its own docstring and example)."""
+    import importlib
+    import pkgutil
+
+    import varlab.theory
+    from varlab.theory.formula import Formula
+
+    lines = ["# Formulas", "", "Every closed form of `varlab.theory`, by module: numeric (call it), symbolic "
+             "(`.expr`, `.symbols`) and high precision (`.mp`), with its source and parameter domains (see "
+             "{doc}`theory`). Generated from the modules' `__all__`; each example runs as a doctest in "
+             "`make test`.", ""]
+    for info in pkgutil.iter_modules(varlab.theory.__path__, "varlab.theory."):
+        module = importlib.import_module(info.name)
+        names = [name for name in getattr(module, "__all__", [])
+                 if isinstance(getattr(module, name, None), Formula)]
+        if names:
+            lines += [f"## `{info.name}`", "", "```{eval-rst}"]
+            lines += [f".. autodata:: {info.name}.{name}\n   :annotation:" for name in names]
+            lines += ["```", ""]
+    page = Path(__file__).parent / "formulas.md"
+    text = "\n".join(lines)
+    if not page.exists() or page.read_text() != text:
+        page.write_text(text)
+
+
 def setup(app):
     app.connect("builder-inited", lambda app: _paper_pages())
+    app.connect("builder-inited", lambda app: _formula_page())
     app.connect("autodoc-process-docstring", _escape_plain_text)
     app.connect("autodoc-skip-member", _skip_foreign)

@@ -92,6 +92,8 @@ def trials_needed(n_trials: int, factor: float) -> int:
     trials that shrink the resolution of a mean over n trials by sqrt(factor), counting that the
     t quantile falls as the trials grow (``factor`` is the budget factor at a fixed threshold).
 
+    Examples
+    --------
     >>> trials_needed(30, 1.0)
     30
     >>> trials_needed(3, 4.0) < 12
