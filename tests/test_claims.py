@@ -40,7 +40,12 @@ SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-indep
         "003.cor2.eq15": "moment matching up to d = 500 and the exact law at m = 10^6, 10 s",
         "varlab.003.mm_law.mean": "twelve moment-matching simulations up to d = 50, 8 s",
         "002.eq12": "100 fits of Eq. (12)'s masses, 8 s",
-        "varlab.004.sorf.unbiased": "SORF at three d with p up to 64, 7 s"}
+        "varlab.004.sorf.unbiased": "SORF at three d with p up to 64, 7 s",
+        # one Fastfood simulation (d up to 256, 8x the budget) read by all four: 7.5 s to 16 s measured
+        **dict.fromkeys(("varlab.beyond.fastfood.gaussian_bias", "varlab.beyond.fastfood.above_iid",
+                         "varlab.beyond.fastfood.above_orf", "varlab.beyond.fastfood.above_sorf"),
+                        "Fastfood's variance against i.i.d. RFF, ORF and SORF at d = 16, 64, 256, one shared "
+                        "simulation at 8x the test budget")}
 
 
 def _records(directory, paper):

@@ -8,8 +8,12 @@ Every row of H G Pi H B has norm |G| / sqrt(p) and a direction that mixes the ra
 gives each row its norm: varlab cuts each row to the first d coordinates and scales it to a norm
 from the measure's radial law ``measure.norm_law(d)`` (chi_d for the Gaussian: Le et al.'s
 chi-distributed S, S_ii = s_i sqrt(p) / |G| with s_i ~ chi_p, exactly when d = p; cut and
-renormalised as SORF's rows for d < p). The directions are not Haar: the bias and variance are
-measured by the engine (model ``stationary_rff`` with ``sampler="fastfood"``).
+renormalised as SORF's rows for d < p). The rows of a block are not jointly Haar (they share G),
+but each row alone is Gaussian: row i is g^T Pi H B with g_l = H_il G_l i.i.d. N(0, 1/p) and
+Pi H B orthogonal, so its direction (cut to d or not) is uniform and independent of its norm, and
+the estimator is unbiased for every radial kernel (varlab's argument; measured by the engine,
+models ``fastfood`` and ``stationary_rff`` with ``sampler="fastfood"``). The variance is measured
+only (claims ``varlab.beyond.fastfood.*``: about 1.3 to 2 times i.i.d. RFF's for the Gaussian).
 
 ``Fastfood.factored`` returns the draw with its factors (:class:`FastfoodFactors`), whose
 ``product`` gives X W^T by two fast Walsh-Hadamard transforms per block, a gather and two
@@ -134,9 +138,10 @@ class FastfoodFactors:
 
 class Fastfood(_Blocked, name="fastfood"):
     """Fastfood (Le, Sarlos and Smola 2013): directions from S H G Pi H B per block of p (fast
-    Walsh-Hadamard), norms from the radial law. Not exactly Haar: its bias is measured. Offers the
-    fast structured product (``factored``), faster than the dense product from
-    ``fast_product_from`` = FAST_PRODUCT_FROM on.
+    Walsh-Hadamard), norms from the radial law. Each row's direction is uniform (unbiased); the
+    rows of a block are dependent (variance measured). Offers the fast structured product
+    (``factored``), faster than the dense product from ``fast_product_from`` =
+    FAST_PRODUCT_FROM on.
 
     Examples
     --------

@@ -1,5 +1,5 @@
-"""Models of i.i.d., orthogonal (ORF) and structured (SORF) random features for the Gaussian
-kernel over (dimension, distance) (004, "Theorem 5"; varlab/theory/orthogonal.py).
+"""Models of i.i.d., orthogonal (ORF) and structured (SORF, Fastfood) random features for the
+Gaussian kernel over (dimension, distance) (004, "Theorem 5"; varlab/theory/orthogonal.py).
 
 x - y = z = distance * (1, ..., 1) / sqrt(d) (a direction with every coordinate non-zero, so that
 a sampler that is not rotation invariant shows its bias), kernel exp(-|z|^2/2) (bandwidth 1).
@@ -18,6 +18,13 @@ vector; so a block's terms are cos(|z| R_i g_i/|g|), g ~ N(0, I_d), R_i from the
 the same law as through the sampler at O(d) instead of O(d^3) per block.
 ``through_sampler=True`` draws the full frequencies with ``varlab.features.samplers`` (tests
 check that both agree).
+
+The structured models (SORF, Fastfood: a block is p = ``_padded(d)`` rows of a product A of
+Walsh-Hadamard and diagonal factors, each row cut to d coordinates and renormalised, norms from
+the radial law) have a fast path too: the projection of row i on u is (A u)_i / |row i cut to d|,
+one chain of fast Walsh-Hadamard transforms per block (O(p log p)) instead of one per row
+(O(p^2 log p)) when d = p, where the rows' norms are known (1 for SORF, |G|/sqrt(p) for
+Fastfood); for d < p the cut norms come from the d columns A e_c (O(d p log p)).
 """
 from __future__ import annotations
 
@@ -27,13 +34,13 @@ import numpy as np
 
 from ... import spectral
 from ...features.samplers import get_sampler
-from ...features.samplers.orthogonal import _padded
+from ...features.samplers.orthogonal import _padded, fwht
 from ...theory import orthogonal as theory
 from . import Model
 from ._phases import blocked_budget, phases
 from ..seeds import BLOCK_ELEMENTS
 
-__all__ = ["IIDRadialModel", "ORFModel", "ORFColumnsModel", "SORFModel"]
+__all__ = ["IIDRadialModel", "ORFModel", "ORFColumnsModel", "SORFModel", "FastfoodModel"]
 
 
 class _Radial(Model):
@@ -52,7 +59,7 @@ class _Radial(Model):
         d = int(dimension)
         block = self._block(d)
         if not self.through_sampler:       # g, radii, phases, cosines: ~4 numbers per row
-            return blocked_budget(self.name, d, block, 4 * block)
+            return blocked_budget(self.name, d, block, self._fast_elements(d, block))
         sampler = get_sampler(self.sampler, **self.sampler_options)
         cost = sampler.elements(block, d) if hasattr(sampler, "elements") else block * d
         return blocked_budget(self.name, d, block, cost + block, max(16, BLOCK_ELEMENTS // d))
@@ -67,6 +74,10 @@ class _Radial(Model):
 
     def _block(self, d):
         return 1
+
+    def _fast_elements(self, d, block):
+        """Numbers one block costs on the fast path."""
+        return 4 * block
 
     def __init__(self, through_sampler=True):
         self.through_sampler = bool(through_sampler)
@@ -189,8 +200,48 @@ class ORFColumnsModel(ORFModel):
         return {}
 
 
-class SORFModel(_Radial):
+def _structured_projections(apply, n_blocks: int, d: int, p: int, row_norms=None, zero_below=0.0):
+    """(n_blocks, p) projections <a_i, u> of the rows a_i of n_blocks structured blocks A (rows
+    cut to d coordinates and renormalised), u = (1, ..., 1)/sqrt(d): (A u)_i / |a_i cut to d|.
+    ``apply(x)``: A x for x (n_blocks, m, p) (m vectors per block). ``row_norms`` (n_blocks, 1):
+    the rows' norms when d = p; for d < p the cut norms come from the columns A e_c, c < d. A row
+    cut to a norm <= ``zero_below`` is e_1 in the samplers: its projection is 1/sqrt(d)."""
+    if d == p:
+        return apply(np.full((n_blocks, 1, p), 1.0 / math.sqrt(p)))[:, 0, :] / row_norms
+    basis = np.zeros((n_blocks, d, p))
+    basis[:, np.arange(d), np.arange(d)] = 1.0
+    columns = apply(basis)                                   # columns[b, c, i] = A_ic
+    norms = np.sqrt(np.einsum("bci,bci->bi", columns, columns))
+    zero = norms <= zero_below
+    projections = columns.sum(axis=1) / (math.sqrt(d) * np.where(zero, 1.0, norms))
+    projections[zero] = 1.0 / math.sqrt(d)
+    return projections
+
+
+class _Structured(_Radial):
+    """A structured sampler's blocks of p = _padded(d) rows (p x p Walsh-Hadamard products)."""
+
+    def _block(self, d):
+        return _padded(d)
+
+    def _fast_elements(self, d, block):
+        """The block's factors, radii and cosines (~8 numbers per row), and the d columns A e_c
+        (two work arrays) when d < p."""
+        return 8 * block + (0 if d == block else 2 * d * block)
+
+    def _projections(self, rng, n, rows, d):
+        """(n, rows) values <w_i, u> = R_i <a_i, u> (``_structured_projections``), R_i ~ chi_d."""
+        p = _padded(d)
+        n_blocks = n * rows // p
+        unit = self._unit_projections(rng, n_blocks, d, p)
+        radius = np.sqrt(rng.chisquare(d, size=unit.shape))
+        return (unit * radius).reshape(n, rows)
+
+
+class SORFModel(_Structured):
     """SORF (H D1 H D2 H D3 directions, chi norms): bias and variance measured, no theory.
+    Through the sampler by default (the seeds of 004's claims); ``through_sampler=False``: the
+    fast path (the same law, ``_structured_projections``).
 
     Examples
     --------
@@ -208,5 +259,48 @@ class SORFModel(_Radial):
     unbiased = False
     description = "SORF (Hadamard-sign products) of exp(-|z|^2/2) in R^d"
 
-    def _block(self, d):
-        return _padded(d)
+    def _unit_projections(self, rng, n_blocks, d, p):
+        """A = H D1 H D2 H D3 with each row times a random sign (``sorf_directions``): A x =
+        H D1 H D2 H D3 x; rows orthonormal when d = p; rows cut to zero are e_1 (then signed)."""
+        signs = np.where(rng.random((n_blocks, 4, p)) < 0.5, -1.0, 1.0)
+
+        def apply(x):
+            for stage in (2, 1, 0):
+                x = fwht(x * signs[:, None, stage, :])
+            return x
+
+        unit = _structured_projections(apply, n_blocks, d, p, np.ones((n_blocks, 1)), 0.5 * p ** -1.5)
+        return unit * signs[:, 3, :]
+
+
+class FastfoodModel(_Structured):
+    """Fastfood (Le, Sarlos and Smola 2013: rows of H G Pi H B, cut to d, chi norms;
+    ``varlab.features.samplers.fastfood``) of the Gaussian kernel, beside rff_radial, orf and
+    sorf. Unbiased (varlab): row i is g^T Pi H B with g_l = H_il G_l i.i.d. N(0, 1/p) and
+    Pi H B orthogonal, so every row (and its cut to d coordinates) is Gaussian and its direction
+    uniform, independent of the chi norm; the rows of a block share G, so the variance is
+    measured (no theory). Fast path by default (``through_sampler=True``: the sampler's draws,
+    the same law)."""
+
+    name = "fastfood"
+    sampler = "fastfood"
+    unbiased = True
+    description = "Fastfood (S H G Pi H B) of exp(-|z|^2/2) in R^d"
+
+    def __init__(self, through_sampler=False):
+        self.through_sampler = bool(through_sampler)
+
+    def _unit_projections(self, rng, n_blocks, d, p):
+        """A = H G Pi H B (``fastfood_directions``: (r Pi)_j = r_perm[j], so Pi y = y[perm^-1]):
+        A x = H G (H B x)[perm^-1]; every row of a block has norm |G|/sqrt(p)."""
+        signs = np.where(rng.random((n_blocks, p)) < 0.5, -1.0, 1.0)
+        # perm^-1 of a uniform permutation is uniform: drawn directly (Fisher-Yates per row)
+        inverse = rng.permuted(np.tile(np.arange(p), (n_blocks, 1)), axis=1)
+        gaussians = rng.standard_normal((n_blocks, p))
+
+        def apply(x):
+            x = np.take_along_axis(fwht(x * signs[:, None, :]), inverse[:, None, :], axis=2)
+            return fwht(x * gaussians[:, None, :])
+
+        norms = np.sqrt(np.mean(gaussians * gaussians, axis=1, keepdims=True))
+        return _structured_projections(apply, n_blocks, d, p, norms)

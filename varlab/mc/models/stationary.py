@@ -37,7 +37,8 @@ __all__ = ["StationaryRFFModel", "KERNELS", "FEATURES"]
 
 KERNELS = ("gaussian", "laplacian", "exponential", "matern32", "matern52", "cauchy")
 FEATURES = ("paired", "phase")
-_UNBIASED = ("iid", "orthogonal", "antithetic")
+#: unbiased for every radial kernel: Fastfood's rows are each Gaussian (varlab.features.samplers.fastfood)
+_UNBIASED = ("iid", "orthogonal", "antithetic", "fastfood")
 
 
 def _measure(kernel: str):
