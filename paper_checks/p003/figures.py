@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.plotting import figure, finish_axes, plt, table_figure
+from varlab.plotting import figure, finish_axes, legend_below, plt, table_figure
 from varlab.theory import moment_matching as theory
 
 from . import claims as claim_module
@@ -68,11 +68,11 @@ def _gram_figure(budget, which: int, title: str):
         ax.set(title=f"{name}", xlabel="m (number of features)", ylabel="relative error")
         ax.set_xscale("log")
         ax.set_yscale("log")
-        finish_axes(ax)
+        finish_axes(ax, legend_size=0)
+    legend_below(fig, axes[0, 0], ncol=len(E.SAMPLERS))
     fig.suptitle(f"{title} (mean of {size['reps']} repetitions, {_bars_note(drawn)}; n = {size['n']}; "
                  f"MM needs m >= d + 1)\nthe paper's YP90, QM274 and MNIST300 are not available offline",
                  fontsize=10)
-    fig.tight_layout()
     return fig
 
 
@@ -112,11 +112,11 @@ def figure3(budget):
             ax.set_yscale("log")
             ax.set(title=f"{name}: {label} norm, m = {size['m3']}", xlabel="bandwidth sigma",
                    ylabel="relative error")
-            finish_axes(ax, legend_size=7 if row == 0 else 0)
+            finish_axes(ax, legend_size=0)
+    legend_below(fig, axes[0, 0], ncol=len(E.SAMPLERS))
     fig.suptitle(f"003 Fig. 3: Gram error vs bandwidth (sigma_10NN x "
                  f"{', '.join(f'{f:g}' for f in E.BANDWIDTH_FACTORS)}; mean of {size['reps']} repetitions, "
                  f"{_bars_note(drawn)}; n = {size['n']})")
-    fig.tight_layout()
     return fig
 
 
