@@ -48,7 +48,15 @@ SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-indep
                                       "law_against_a_direct_simulation, both roots and divisors)",
         "002.eq8": "the Eq. (8) maps' own 12-point simulation, 7 s to 12 s measured; make test checks "
                    "askrff_feature_map's mean against the kernel (tests/test_mc_contract.py) and runs the same "
-                   "Agreement on the askrff simulation (002.eq7)"}
+                   "Agreement on the askrff simulation (002.eq7)",
+        "002.eq9-11": "1-D and 2-D quadratures of the printed transforms (budget-independent), 7 s to 16 s "
+                      "measured; make test derives the same inversion of Eq. (9)-(11) symbolically (tests/"
+                      "test_asymmetric_derivation.py::test_printed_transforms_invert_to_the_kernels) and checks "
+                      "the kernels' parts against exact_kernel (tests/test_asymmetric.py)",
+        "000.thm3.k_above_10": "its own NRFF simulation at 10x the repetitions, 6 s to 9 s measured; make test "
+                               "runs the same Agreement of NRFF's MSE with V_n/k on Fig. 2's simulation "
+                               "(000.thm3.eq20, varlab.000.nrff.mse_second_order at k = 50, 100) and "
+                               "tests/test_mc_statistics.py::test_nrff_large_k_variance_close_to_asymptotic"}
 
 
 def _records(directory, paper):
