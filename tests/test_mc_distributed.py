@@ -23,15 +23,19 @@ def client():
     cluster.close()
 
 
-def test_dask_backend_is_bit_identical(client):
-    reference = mc.simulate("nrff", **ARGS)
+@pytest.fixture(scope="module")
+def reference():
+    """The n_jobs=1 result of ARGS (both tests compare with it)."""
+    return mc.simulate("nrff", **ARGS)
+
+
+def test_dask_backend_is_bit_identical(client, reference):
     assert mc.simulate("nrff", backend="dask", scheduler=client, chunk_size=3, **ARGS) == reference
     with mc.configure(backend="dask", scheduler=client.scheduler.address):
         assert mc.simulate("nrff", **ARGS) == reference
 
 
-def test_a_killed_worker_is_survived(client):
-    reference = mc.simulate("nrff", **ARGS)
+def test_a_killed_worker_is_survived(client, reference):
     outcome = {}
 
     def run():

@@ -188,8 +188,24 @@ def test_feature_map_simulation_agrees_with_model_simulation(model):
 
 
 def test_feature_map_blocks_bound_the_weight_matrix():
+    """A map of data_dimension 1000: one repetition per block, and k = 3000 in slabs of the bound
+    (the layout; its statistics are checked by the slow test below)."""
     model = get_model("rff_feature_map", data_dimension=1000)
-    assert model.samples_per_block(rho=0.5, gamma=1.0) * 1001 <= 2 ** 21
+    per_block = model.samples_per_block(rho=0.5, gamma=1.0)
+    assert per_block * 1001 <= 2 ** 21
+    r = simulate(model, k=[1, 30, 3000], rho=0.5, gamma=1.0, n_repetitions=10, random_state=4)
+    assert np.all(r.block_repetitions == 1) and np.all(r.n_blocks == 10)
+    assert mc.block_layout(3000, budget=per_block) == (1, per_block) and per_block < 3000
+    assert np.all(np.isfinite(r.mean)) and np.all(np.isfinite(r.variance))
+
+
+#: 19.6 s in make test. Its properties stay there: the layout above; the statistics of slabbed
+#: one-repetition blocks (tests/test_mc_engine.py::test_slabbed_layout_for_huge_k) and of the
+#: feature-map models (test_feature_map_simulation_agrees_with_model_simulation, and
+#: rff_feature_map's mean and exact variance in tests/test_mc_contract.py)
+@pytest.mark.slow
+def test_feature_map_statistics_with_one_repetition_per_block():
+    model = get_model("rff_feature_map", data_dimension=1000)
     r = simulate(model, k=[1, 30, 3000], rho=0.5, gamma=1.0, n_repetitions=300, random_state=4)
     assert np.all(r.block_repetitions == 1)
     z = (r.mean - r.target) / r.se_mean

@@ -66,10 +66,11 @@ def test_grff_left_right_estimate_the_kernel(sampler, orthogonality):
     X = np.random.default_rng(0).standard_normal((6, 8)) * 0.4
     Y = np.random.default_rng(1).standard_normal((5, 8)) * 0.4
     K = DeltaGaussian().kernel_of_distance(cdist(X, Y))
-    estimates = np.array([GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality,
-                               random_state=seed).fit(X).transform(X) @
-                          GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality,
-                               random_state=seed).fit(X).right(Y).T for seed in range(600)])
+    def estimate(seed):              # left(X) right(Y)' of one map (a second fit draws the same map)
+        grff = GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality, random_state=seed).fit(X)
+        return grff.transform(X) @ grff.right(Y).T
+
+    estimates = np.array([estimate(seed) for seed in range(600)])
     f = GRFF(n_components=8, sampler=sampler, orthogonality=orthogonality, random_state=0).fit(X)
     np.testing.assert_array_equal(f.kernel_estimate(X, Y), estimates[0])
     assert estimates.shape[1:] == (6, 5)

@@ -262,17 +262,24 @@ def test_simulate_progress_must_be_a_bool():
         mc.simulate("rff", k=[1], rho=0.5, gamma=1.0, n_repetitions=10, random_state=0, progress=1)
 
 
-def test_an_unreachable_dask_scheduler_is_a_quick_varlab_error():
+def test_an_unreachable_dask_scheduler_is_a_quick_varlab_error(monkeypatch):
     pytest.importorskip("distributed")
     from varlab import mc
+    from varlab.mc import engine
 
     import time
 
+    # the wait is engine.SCHEDULER_TIMEOUT (5 s, which make test waited): here 1 s, so that the
+    # error within 5 s shows the setting is what bounds the wait, and the default's wait plus the
+    # same overhead stays within the 15 s this test allows
+    default = engine.SCHEDULER_TIMEOUT
+    monkeypatch.setattr(engine, "SCHEDULER_TIMEOUT", 1.0)
     start = time.perf_counter()
-    with pytest.raises(ValueError, match="scheduler: no dask scheduler answered at 'tcp://127.0.0.1:9'"):
+    with pytest.raises(ValueError, match="scheduler: no dask scheduler answered at 'tcp://127.0.0.1:9' within 1 s"):
         mc.simulate("rff", k=[1], rho=0.5, gamma=1.0, n_repetitions=10, random_state=0, backend="dask",
                     scheduler="tcp://127.0.0.1:9")
-    assert time.perf_counter() - start < 15.0
+    elapsed = time.perf_counter() - start
+    assert elapsed < 5.0 and default + (elapsed - 1.0) < 15.0, (elapsed, default)
 
 
 # --- defect 7 (formulas and samplers): up-front size errors ------------------------------------------
