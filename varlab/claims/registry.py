@@ -86,8 +86,8 @@ def load(paper: str):
     --------
     >>> from varlab.claims import load
     >>> module = load("001")
-    >>> module.__name__, module is load("001")    # imported once
-    ('paper_checks.p001', True)
+    >>> module.TITLE[:12], module is load("001")    # imported once
+    ('P. Li, "Gene', True)
     """
     if paper not in _PAPERS:
         known = _entry_points()
