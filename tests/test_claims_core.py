@@ -274,6 +274,12 @@ def test_measured_sources_carry_their_theory_and_quantity():
     with pytest.raises(ValueError, match="no statistic|give no"):
         Agreement(id="unit.m3", source="unit", quote="q", statement="s", model=_coin_rates(0.5),
                   statistic="mean", tolerance=0.01)
+    with pytest.raises(ValueError, match="no scale"):
+        Agreement(id="unit.m5", source="unit", quote="q", statement="s", model=_coin_rates(0.5),
+                  tolerance=0.01, relative=False, scale=_variance)
+    with pytest.raises(ValueError, match="at most one Measured side"):
+        Ordering(id="unit.m6", source="unit", quote="q", statement="s", lower=_coin_rates(0.5),
+                 upper=_coin_rates(0.5), effect_size=0.1)
     not_a_measurement = Agreement(id="unit.m4", source="unit", quote="q", statement="s",
                                   model=Measured(lambda run: [0.5], "x"), tolerance=0.01)
     with pytest.raises(TypeError, match="Measurement"):

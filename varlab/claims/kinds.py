@@ -446,6 +446,8 @@ class Agreement(_OverGrid):
         if (self.theory is None) != isinstance(self.model, Measured):
             raise ValueError(f"claim {self.id}: give a theory, except for a Measured model (its "
                              f"Measurement carries the theory)")
+        if isinstance(self.model, Measured) and self.scale is not None:
+            raise ValueError(f"claim {self.id}: a Measured model is in its own units (no scale)")
         super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
@@ -522,6 +524,12 @@ class Ordering(_OverGrid):
     scale: Callable | None = None
     units: str = ""
     names: tuple = ()
+
+    def __post_init__(self):
+        if isinstance(self.lower, Measured) and isinstance(self.upper, Measured):
+            raise ValueError(f"claim {self.id}: at most one Measured side (measure B - A as one "
+                             f"source against 0 instead)")
+        super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
         sides, remarks, details, dof = [], [], [], None
