@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow reproduce bench clean fuzz docs
+.PHONY: test test-portable test-slow reproduce bench clean fuzz docs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,17 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 test: $(STAMP)
 	$(BIN)/python -m pytest tests --doctest-modules varlab --doctest-glob='*.md' docs -m "not slow"
+
+# the tests that compare with committed numbers (doctests, the claim records at the test budget,
+# the committed reports, the comparison's own rules and the CLI's --compare), as another CPU
+# runs them: numpy's SIMD paths and OpenBLAS's kernels moved off this machine's (an AVX
+# machine without AVX2/AVX-512), with BLAS at 1 and at 2 threads (.ci/run runs it)
+EMULATED_CPU := OPENBLAS_CORETYPE=Sandybridge NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4"
+STORED_NUMBER_TESTS := tests/test_claims.py tests/test_reports.py tests/test_report_comparison.py \
+	tests/test_claims_core.py tests/test_cli.py --doctest-modules varlab --doctest-glob='*.md' docs
+test-portable: $(STAMP)
+	$(EMULATED_CPU) OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest $(STORED_NUMBER_TESTS) -m "not slow"
+	$(EMULATED_CPU) OPENBLAS_NUM_THREADS=2 $(BIN)/python -m pytest $(STORED_NUMBER_TESTS) -m "not slow"
 
 # the checks marked slow: heavy claims at the test budget, budget-dependent claims at the
 # committed reports' budget, budget independence at 25x the test budget, the documentation

@@ -234,3 +234,21 @@ def test_eq7_printed_line_is_a_typo_and_the_right_line_is_the_kernel():
     for row in verdict.rows:
         assert row["printed line at 0"] == 0.0
         assert row["right line at 0"] == pytest.approx(row["k(0)"], rel=1e-12)
+
+
+@pytest.mark.parametrize("h", ["cos+", "cos-", "sin+", "sin-"])
+@pytest.mark.parametrize("s", [0.1, 0.5, 1.0, 1.9])
+def test_exact_phase_sampler_inverts_its_cdf_to_rounding(h, s):
+    """Every draw solves CDF(x) = u to rounding: 14 fixed Newton steps left one draw in six up to
+    0.07 of the part's mass away (a biased law, and draws that moved between CPUs)."""
+    from varlab.spectral import asymmetric
+
+    n = 20_000
+    x = _phase_exact(h, s, n, np.random.default_rng(7))
+    rng = np.random.default_rng(7)                       # the same choices and targets again
+    starts, sign = asymmetric._intervals(h, s)
+    masses = np.maximum(asymmetric._partial(h, s, starts, starts + math.pi, sign), 0.0)
+    choice = rng.choice(starts.size, size=n, p=masses / masses.sum())
+    target = rng.random(n) * masses[choice]
+    residual = asymmetric._partial(h, s, starts[choice], x, sign[choice]) - target
+    assert np.max(np.abs(residual)) <= 1e-13 * masses.sum()

@@ -99,6 +99,7 @@ def test_simulate_help_lists_models_and_parameters(capsys):
     (["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--sigma", "1"], "unknown option"),
     (["simulate", "no_model", "--k", "1"], "unknown model 'no_model'"),
     (["simulate", "nrf", "--k", "1"], "(did you mean 'nrff'?)"),
+    (["check", "--paper", "001", "--budget", "test", "--compare", "no_such_directory"], "no reports"),
     (["simulate", "nrff", "--rho", "1.5", "--gamma", "1", "--k", "1"], "rho must be in [-1.0, 1.0], got 1.5"),
     (["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--option", "x=1"], "takes no options"),
     (["simulate", "gcws_rbf_hashed", "--rho", "0.5", "--gamma", "1", "--k", "1", "--option", "data_dim=1"],
@@ -186,3 +187,24 @@ def test_check_resumes_from_its_checkpoint_and_writes_a_verifiable_manifest(tmp_
     assert cli.main(["verify", str(tmp_path / "second")]) == 1
     assert "changed: 001/report.md" in capsys.readouterr().out
     assert cli.main(["verify", str(tmp_path / "nowhere")]) == 2
+
+
+def test_check_compare_says_what_moved_and_fails_only_then(tmp_path, capsys):
+    """--compare regenerates into a temporary directory and compares with the stored reports at
+    the tolerances of varlab.claims.compare (tests/test_report_comparison.py): the committed
+    test-budget reports match; a stored copy with a flipped outcome and a formula off by 1e-3
+    gives exit status 1 and names the claim and the number."""
+    assert cli.main(["check", "--paper", "001", "--budget", "test", "--compare"]) == 0
+    assert "every outcome, word and number within tolerance" in capsys.readouterr().out
+    stored = tmp_path / "stored"
+    (stored / "001").mkdir(parents=True)
+    committed = Path(cli.__file__).resolve().parents[1] / "tests" / "reports" / "001" / "report.json"
+    payload = json.loads(committed.read_text())
+    payload["claims"][1]["outcome"] = "contradicted"
+    payload["claims"][0]["rows"][0]["theory"] *= 1 + 1e-3
+    (stored / "001" / "report.json").write_text(json.dumps(payload))
+    assert cli.main(["check", "--paper", "001", "--budget", "test", "--compare", str(stored)]) == 1
+    out = capsys.readouterr().out
+    assert f"{payload['claims'][1]['id']}: moved" in out and "outcome: 'confirmed' vs 'contradicted'" in out
+    assert f"{payload['claims'][0]['id']}: moved" in out and "rows[0].theory" in out
+    assert "2 moved beyond tolerance" in out

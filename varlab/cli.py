@@ -2,9 +2,9 @@
 
     varlab list [papers|claims|figures|models|maps|samplers|measures|formulas|parameters|datasets]
     varlab figures [--only ID ...] [--budget quick|full] [--out DIR]
-    varlab check [--paper 000 ...] [--budget quick|full] [--out DIR]
+    varlab check [--paper 000 ...] [--budget quick|full] [--out DIR] [--compare [STORED]]
     varlab simulate MODEL --k K [K ...] --PARAMETER V [V ...] ... [--option NAME=VALUE ...] [--json]
-    varlab reproduce [--budget quick|full]
+    varlab reproduce [--budget quick|full] [--compare]
     varlab verify DIR
     varlab bench [NAME ...]
 
@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -233,6 +235,78 @@ def _report_files(base: Path, papers) -> list[str]:
     return sorted(set(present) | {name for name in listed if name.startswith(prefixes)})
 
 
+@contextlib.contextmanager
+def _output(directory):
+    """``directory`` as a Path, or a temporary directory removed afterwards."""
+    if directory is not None:
+        yield Path(directory)
+        return
+    with tempfile.TemporaryDirectory(prefix="varlab-") as temporary:
+        yield Path(temporary)
+
+
+def _stored_reports(budget_name: str) -> Path:
+    """The project's committed reports of a budget: tests/reports at 'test', else
+    paper_checks/reports (a source checkout's)."""
+    root = _repository_root()
+    return root / "tests" / "reports" if budget_name == "test" else root / "paper_checks" / "reports"
+
+
+def run_reproduce(budget_name: str, checkpoint=None, compare: bool = False) -> int:
+    """All figures and all checks into the project (or, with ``compare``, into a temporary
+    directory compared with the project's committed figures and reports); the exit status."""
+    if not compare:
+        run_figures(None, budget_name)
+        _summary(run_checks(None, budget_name, checkpoint=checkpoint))
+        return 0
+    stored = _require_reports(_stored_reports(budget_name))
+    with _output(None) as out:
+        run_figures(None, budget_name, out=out / "figures")
+        _summary(run_checks(None, budget_name, out=out / "reports", checkpoint=checkpoint))
+        _compare_figures(out / "figures", _repository_root() / "figures")
+        return run_compare(out / "reports", stored)
+
+
+def _require_reports(stored) -> Path:
+    """``stored`` as a Path, after checking that it holds reports (before any work is done)."""
+    stored = Path(stored)
+    if not any(stored.glob("*/report.json")):
+        raise CommandError(f"compare: no reports (*/report.json) under {stored}")
+    return stored
+
+
+def run_compare(new, stored, papers=None) -> int:
+    """Print what of the reports under ``new`` moved beyond the tolerances of
+    ``varlab.claims.compare`` from those under ``stored``; 1 if anything did, else 0."""
+    from .claims import claims as registered
+    from .claims.compare import compare_reports
+
+    moved = compare_reports(new, _require_reports(stored), papers)
+    for claim_id, lines in moved.items():
+        print(f"{claim_id}: moved")
+        for line in lines[:5]:
+            print(f"    {line}")
+        if len(lines) > 5:
+            print(f"    ... and {len(lines) - 5} more")
+    compared = sum(1 for c in registered() if papers is None or c.paper in papers)
+    print(f"compared {compared} claims with {stored}: " + (
+        "every outcome, word and number within tolerance" if not moved else
+        f"{len(moved)} moved beyond tolerance"))
+    return 1 if moved else 0
+
+
+def _compare_figures(new: Path, stored: Path) -> None:
+    """Say which regenerated figures differ from the committed ones in their bytes (on another
+    CPU, expected: a last-bit difference moves a pixel; the claims' numbers are compared)."""
+    import filecmp
+
+    names = sorted(path.name for path in new.glob("*.png"))
+    differ = [name for name in names if not (stored / name).exists()
+              or not filecmp.cmp(new / name, stored / name, shallow=False)]
+    print(f"figures: {len(names) - len(differ)} of {len(names)} PNG files byte for byte the committed "
+          "ones" + (f"; differing (pixels): {', '.join(differ)}" if differ else ""))
+
+
 def _summary(verdicts) -> None:
     for paper, items in verdicts.items():
         counts = {}
@@ -397,7 +471,12 @@ def _parser():
     check.add_argument("--paper", nargs="+",
                        help="only these papers (default: all); the manifest's other entries are kept")
     check.add_argument("--budget", default="quick", choices=budgets, help="default: %(default)s")
-    check.add_argument("--out", metavar="DIR", help="default: paper_checks/reports/ of the project")
+    check.add_argument("--out", metavar="DIR", help="default: paper_checks/reports/ of the project "
+                                                    "(with --compare: a temporary directory)")
+    check.add_argument("--compare", nargs="?", const="", metavar="STORED",
+                       help="compare the regenerated reports with those under STORED (default: the "
+                            "project's committed reports of the budget) at the tolerances of "
+                            "varlab.claims.compare, print what moved, exit 1 if anything did")
     _add_parallel_arguments(check)
 
     simulate = commands.add_parser("simulate", help="simulate one estimator over a parameter grid",
@@ -421,6 +500,10 @@ def _parser():
 
     reproduce = commands.add_parser("reproduce", help="all figures and all checks")
     reproduce.add_argument("--budget", default="quick", choices=budgets, help="default: %(default)s")
+    reproduce.add_argument("--compare", action="store_true",
+                           help="regenerate into a temporary directory and compare with the committed "
+                                "figures (bytes) and reports (outcomes and numbers at the tolerances of "
+                                "varlab.claims.compare); exit 1 if a report moved")
     _add_parallel_arguments(reproduce)
 
     verify = commands.add_parser("verify", help="re-check a directory's outputs against its manifest")
@@ -462,8 +545,14 @@ def main(argv=None) -> int:
             with _engine_settings(args):
                 run_figures(args.only, args.budget, args.out)
         elif args.command == "check":
-            with _engine_settings(args):
-                _summary(run_checks(args.paper, args.budget, args.out, args.checkpoint))
+            if args.compare is None:
+                with _engine_settings(args):
+                    _summary(run_checks(args.paper, args.budget, args.out, args.checkpoint))
+            else:
+                stored = _require_reports(args.compare or _stored_reports(args.budget))
+                with _engine_settings(args), _output(args.out) as out:
+                    _summary(run_checks(args.paper, args.budget, out, args.checkpoint))
+                    return run_compare(out, stored, args.paper)
         elif args.command == "simulate":
             with _engine_settings(args):
                 run_simulate(args, extra)
@@ -480,9 +569,9 @@ def main(argv=None) -> int:
         elif args.command == "reproduce":
             start = time.perf_counter()
             with _engine_settings(args):
-                run_figures(None, args.budget)
-                _summary(run_checks(None, args.budget, checkpoint=args.checkpoint))
+                status = run_reproduce(args.budget, args.checkpoint, args.compare)
             _log(f"reproduce: done in {time.perf_counter() - start:.0f} s")
+            return status
     except (CommandError, ValueError, TypeError, FloatingPointError, OSError) as error:
         print(f"varlab: error: {error}", file=sys.stderr)
         return 2

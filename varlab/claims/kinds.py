@@ -666,11 +666,15 @@ class Identity(Claim):
     tolerance: float = 0.0
     error: float = 0.0
     units: str = "exact"
+    #: ``accuracy(rows)``: the absolute accuracy of the row columns that floating point makes
+    #: coarser than 1e-12 relative (``Verdict.accuracy``); None: every column to 1e-12
+    accuracy: Callable | None = None
 
     def check(self, run: ClaimRun) -> Verdict:
         holds, reason, rows = self.compute()
         return run.exact(bool(holds), reason, rows=rows, tolerance=self.tolerance,
-                         error=self.error, units=self.units)
+                         error=self.error, units=self.units,
+                         accuracy=None if self.accuracy is None else self.accuracy(rows))
 
 
 @dataclass(frozen=True, kw_only=True)

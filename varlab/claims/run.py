@@ -177,12 +177,13 @@ class ClaimRun:
 
     def verdict(self, outcome: str, reason: str, *, method: str, resolution: float,
                 tolerance: float, units: str, rows: Sequence[dict] = (),
-                budget_factor: float | None = None) -> Verdict:
+                budget_factor: float | None = None, accuracy: dict | None = None) -> Verdict:
         """A Verdict of this claim, its words taken from the declaration."""
         c = self.claim
         return Verdict(c.id, c.source, c.quote, c.statement, outcome, method, float(resolution),
                        float(tolerance), units, reason, self.budget.name, c.note, budget_factor,
-                       c.derived_by_varlab, [dict(row) for row in rows])
+                       c.derived_by_varlab, [dict(row) for row in rows],
+                       {key: float(value) for key, value in (accuracy or {}).items()})
 
     def agreement(self, *, theory, estimate, standard_error, parameters: Sequence[dict],
                   quantity: str, tolerance: float, relative: bool = False,
@@ -232,15 +233,18 @@ class ClaimRun:
                             budget_factor=decision.budget_factor)
 
     def exact(self, holds: bool, reason: str, *, rows: Sequence[dict] = (),
-              tolerance: float = 0.0, error: float = 0.0, units: str = "exact") -> Verdict:
+              tolerance: float = 0.0, error: float = 0.0, units: str = "exact",
+              accuracy: dict | None = None) -> Verdict:
         """The outcome of an exact computation (symbolic, exact numbers, or floating point with
         a bound ``error`` <= ``tolerance``): confirmed if ``holds``, else contradicted; its
-        resolution is the computation's error bound."""
+        resolution is the computation's error bound; ``accuracy``: the absolute accuracy of row
+        columns coarser than 1e-12 relative (``Verdict.accuracy``)."""
         if error > tolerance:
             raise ValueError(f"an exact check needs its error bound {error:g} <= its tolerance "
                              f"{tolerance:g}")
         return self.verdict(CONFIRMED if holds else CONTRADICTED, reason, method="exact",
-                            resolution=error, tolerance=tolerance, units=units, rows=rows)
+                            resolution=error, tolerance=tolerance, units=units, rows=rows,
+                            accuracy=accuracy)
 
     def combined(self, parts: Sequence[Verdict], reason_prefix: str = "") -> Verdict:
         """One Verdict of several checks that the statement joins with "and": contradicted if
@@ -255,9 +259,13 @@ class ClaimRun:
         factor = (None if outcome != INCONCLUSIVE or None in factors else max(factors))
         reason = reason_prefix + " | ".join(part.reason for part in parts)
         rows = [row for part in parts for row in part.rows]
+        accuracy = {}
+        for part in parts:
+            for column, bound in part.accuracy.items():
+                accuracy[column] = max(bound, accuracy.get(column, 0.0))
         return self.verdict(outcome, reason,
                             method="exact" if all(p.method == "exact" for p in parts) else
                             "trials" if any(p.method == "trials" for p in parts) else "simulation",
                             resolution=tightest.resolution, tolerance=tightest.tolerance,
                             units=units.pop() if len(units) == 1 else tightest.units, rows=rows,
-                            budget_factor=factor)
+                            budget_factor=factor, accuracy=accuracy)

@@ -27,7 +27,10 @@ class Verdict:
     ``tolerance``: the departure the statement cares about, both in ``units``;
     ``budget_factor``: for an inconclusive outcome, how many times the budget would resolve it
     (None: no budget would, or not inconclusive); ``reason``: one line with the key number;
-    ``rows``: the per-point data.
+    ``rows``: the per-point data; ``accuracy``: for columns of rows without a standard error
+    whose numbers are coarser than 1e-12 relative (floating point with cancellation), the
+    absolute accuracy the claim documents for them (``varlab.claims.compare`` allows that much
+    between a regenerated and a stored record).
 
     Examples
     --------
@@ -61,6 +64,7 @@ class Verdict:
     budget_factor: float | None = None
     derived_by_varlab: bool = False
     rows: list = field(default_factory=list)
+    accuracy: dict = field(default_factory=dict)
 
     def __post_init__(self):
         if self.outcome not in OUTCOMES:

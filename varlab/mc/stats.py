@@ -141,7 +141,7 @@ def variance_standard_error(n: int, variance, fourth_central_moment) -> np.ndarr
     --------
     >>> from varlab.mc import variance_standard_error
     >>> float(variance_standard_error(10_000, 1.0, 3.0))     # normal data: sqrt(2 / n) nearly
-    0.014142842783549565
+    0.0141428427835
     """
     if n < 2:
         raise ValueError("the SE of the sample variance needs n >= 2")

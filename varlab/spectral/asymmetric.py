@@ -37,8 +37,11 @@ from . import ComplexMeasure, SpectralMeasure, _count, _norm, _points
 __all__ = ["ProjectedPart", "ShiftGaussian", "SinhGaussian", "CoshGaussian", "kernel_value"]
 
 _SQRT2 = math.sqrt(2.0)
-#: safeguarded Newton steps of the inverse CDF (bisection when a step leaves the bracket)
-_NEWTON_STEPS = 14
+#: at most this many safeguarded Newton steps of the inverse CDF (bisection when a step leaves
+#: the bracket): bisection alone resolves the bracket [a, a + pi] to a float's last bit in 60
+_NEWTON_STEPS = 100
+#: a draw has converged when its Newton step is below this fraction of max(|x|, s)
+_CONVERGED = 4 * float(np.finfo(np.float64).eps)
 #: the paper's rejection sampler refuses parts it would accept less often than this
 MIN_ACCEPTANCE = 1e-6
 #: smallest positive spread s: below it the masses of the imaginary parts (~ s / sqrt(2 pi))
@@ -137,15 +140,22 @@ def _phase_exact(h, s, n, rng):
         # that the bisection steps resolve a small s
         lo, hi = np.maximum(a, -40.0 * s), np.minimum(a + math.pi, 40.0 * s)
         x = 0.5 * (lo + hi)
+        todo = np.arange(n)                     # the draws whose x still moves
         for _ in range(_NEWTON_STEPS):          # safeguarded Newton, vectorised over the n draws
-            gap = _partial(h, s, a, x, sg) - target
+            xt, lot, hit, at, sgt = x[todo], lo[todo], hi[todo], a[todo], sg[todo]
+            gap = _partial(h, s, at, xt, sgt) - target[todo]
             below = gap < 0
-            lo = np.where(below, x, lo)
-            hi = np.where(below, hi, x)
-            slope = _h(h, x) * np.exp(-0.5 * (x / s) ** 2) / (s * math.sqrt(2 * math.pi))
+            lot = np.where(below, xt, lot)
+            hit = np.where(below, hit, xt)
+            slope = _h(h, xt) * np.exp(-0.5 * (xt / s) ** 2) / (s * math.sqrt(2 * math.pi))
             with np.errstate(divide="ignore", invalid="ignore"):
-                step = x - gap / slope
-            x = np.where((step > lo) & (step < hi), step, 0.5 * (lo + hi))
+                step = xt - gap / slope
+            new = np.where((step > lot) & (step < hit), step, 0.5 * (lot + hit))
+            x[todo], lo[todo], hi[todo] = new, lot, hit
+            # converged: the step is below a few units in the last place of the scale s
+            todo = todo[np.abs(new - xt) > _CONVERGED * np.maximum(np.abs(xt), s)]
+            if not todo.size:
+                break
         return x
     # s >= 2: restricted Gaussian proposal, accept with probability h(X)
     norm = scipy.stats.norm(scale=s)

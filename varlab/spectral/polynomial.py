@@ -155,7 +155,7 @@ class CellLaw:
     >>> law.cdf([0.5, 1.5]), law.ppf([0.25, 0.75])
     (array([0.25, 0.75]), array([0.5, 1.5]))
     >>> round(law.mean(), 12), round(law.moment(2), 12)     # E|w|^2 = 4/3
-    (1.0, 1.333333333333)
+    (1.0, 1.33333333333)
     """
 
     def __init__(self, edges, masses):

@@ -13,7 +13,7 @@ s = 1 - exp(-2 gamma (1 - rho)) = -expm1(-2 gamma (1 - rho))::
 which is exactly 0 at rho = 1 and free of cancellation near it.
 
 >>> asymptotic_variance(rho=0.5, gamma=1.0)
-0.4363253866602483
+0.43632538666
 >>> mse_expansion(rho=0.5, gamma=1.0, k=2.0)
 Traceback (most recent call last):
 ...

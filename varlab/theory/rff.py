@@ -11,7 +11,7 @@ V = 1/2 + s^2 / 2; near rho = 1 s is computed without cancellation. Products are
 rho = 1 for gamma near the float64 maximum (the two agree to the last bit otherwise).
 
 >>> variance(rho=0.0, gamma=1.0)
-0.8738225362077544
+0.873822536208
 """
 from __future__ import annotations
 

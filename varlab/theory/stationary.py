@@ -110,7 +110,7 @@ def equal_width_ratio(paired):
     --------
     >>> from varlab.theory.stationary import equal_width_ratio
     >>> equal_width_ratio(0.25)
-    0.6666666666666666
+    0.666666666667
     """
     paired = np.asarray(paired, dtype=np.float64)
     if np.any(~(paired >= 0)):
