@@ -247,6 +247,8 @@ def gaussian(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) 
     gamma = _gamma(gamma)
     same = Y is None
     X, Y = _pair(X, Y)
+    _validate.check_allocation("X", X.shape[0] * Y.shape[0],
+                               what=f"the ({X.shape[0]}, {Y.shape[0]}) kernel matrix")
     # (|u_i| + |v_i|)^2 summed over n_features terms stays below 2**1018
     e = _power_of_two_shift(_max_abs(X, Y), 508 - int(np.ceil(np.log2(max(X.shape[1], 1)) / 2)))
     Xs = _shifted(X, e)
@@ -266,7 +268,10 @@ def gaussian(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) 
     return np.exp(exponent_values, out=exponent_values)
 
 
-def _sparse_squared_distances(X, Y, same, mantissa, exponent) -> np.ndarray:
+def _sparse_squared_distances(X, Y, same, mantissa=None, exponent=None) -> np.ndarray:
+    """Squared distances of CSR rows (module notes); with gamma = mantissa 2**exponent, pairs
+    whose exp(-gamma d^2) is 0 or 1 whatever the rounding are not recomputed; without it, every
+    pair that cancels is."""
     n, m = X.shape[0], Y.shape[0]
     sx = _squared_norms(X)
     sy = sx if same else _squared_norms(Y)
@@ -282,12 +287,14 @@ def _sparse_squared_distances(X, Y, same, mantissa, exponent) -> np.ndarray:
         np.multiply(block, -2.0, out=block)
         block += total
         np.maximum(block, 0.0, out=block)
-        bound = slack * total
-        # gamma * (value - bound) >= 746 means the kernel is 0 whatever the rounding
-        with np.errstate(over="ignore"):
-            gamma_bound = np.ldexp(mantissa * bound, exponent)
-            gamma_low = np.ldexp(mantissa * np.maximum(block - bound, 0.0), exponent)
-        redo = (total > _CANCELLATION * block) & (gamma_bound > _NEGLIGIBLE) & (gamma_low < _EXP_ZERO)
+        redo = total > _CANCELLATION * block
+        if mantissa is not None:
+            bound = slack * total
+            # gamma * (value - bound) >= 746 means the kernel is 0 whatever the rounding
+            with np.errstate(over="ignore"):
+                gamma_bound = np.ldexp(mantissa * bound, exponent)
+                gamma_low = np.ldexp(mantissa * np.maximum(block - bound, 0.0), exponent)
+            redo &= (gamma_bound > _NEGLIGIBLE) & (gamma_low < _EXP_ZERO)
         if same:
             redo[np.arange(stop - start), np.arange(start, stop)] = False     # x - x = 0 exactly
             block[np.arange(stop - start), np.arange(start, stop)] = 0.0
@@ -564,12 +571,37 @@ def min_max(X: MatrixLike, Y: MatrixLike | None = None) -> np.ndarray:
 # ===========================================================================================
 # Kernels beyond the Gaussian (spectral measures in varlab.spectral.stationary)
 # ===========================================================================================
-def _distances(X, Y, metric: str) -> np.ndarray:
-    """Pairwise distances ("cityblock" or "euclidean") of dense or sparse rows, float64."""
-    from sklearn.metrics import pairwise_distances
-
+def _scaled_distances(X, Y, scale: float, metric: str) -> np.ndarray:
+    """scale ||u - v|| ("euclidean") or scale ||u - v||_1 ("cityblock") for every pair of rows
+    of X and Y (Y = X when None), dense or sparse, to rounding for any finite input: the data
+    are first multiplied by a power of two (exact) that brings the largest |entry| near 2**500
+    (euclidean; 2**1000 for cityblock), so that no square or sum overflows or underflows; the
+    euclidean sums are sums of (u_i - v_i)^2 as in ``gaussian``, never a cancelling expansion;
+    scale is applied with the power of two undone in one ``ldexp`` (inf where it overflows)."""
+    same = Y is None
     X, Y = _pair(X, Y)
-    return pairwise_distances(X, Y, metric=metric)
+    _validate.check_allocation("X", X.shape[0] * Y.shape[0],
+                               what=f"the ({X.shape[0]}, {Y.shape[0]}) kernel matrix")
+    largest = _max_abs(X, Y)
+    if largest == 0.0 or X.shape[1] == 0:
+        return np.zeros((X.shape[0], Y.shape[0]))
+    room = np.log2(max(X.shape[1], 1))
+    top = 500 - int(np.ceil(room / 2)) if metric == "euclidean" else 1000 - int(np.ceil(room))
+    e = top - int(np.frexp(largest)[1])
+    Xs = _shifted(X, e)
+    Ys = Xs if same else _shifted(Y, e)
+    if metric == "cityblock":
+        from sklearn.metrics import pairwise_distances
+        distances = pairwise_distances(Xs, Ys, metric="cityblock")
+    elif sp.issparse(Xs) or sp.issparse(Ys):
+        distances = np.sqrt(_sparse_squared_distances(sp.csr_matrix(Xs), sp.csr_matrix(Ys), same))
+    else:
+        from scipy.spatial.distance import cdist
+        distances = np.sqrt(cdist(Xs, Ys, "sqeuclidean"))
+    mantissa, exponent = np.frexp(scale)
+    distances *= mantissa
+    with np.errstate(over="ignore"):
+        return np.ldexp(distances, int(exponent) - e, out=distances)
 
 
 def laplacian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
@@ -581,17 +613,13 @@ def laplacian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     >>> round(float(laplacian([[0.0, 0.0]], [[1.0, -1.0]], gamma=0.5)[0, 0]), 12)      # exp(-1)
     0.367879441171
     """
-    gamma = _gamma(gamma)
-    with np.errstate(over="ignore"):
-        return np.exp(-gamma * _distances(X, Y, "cityblock"))
+    return np.exp(-_scaled_distances(X, Y, _gamma(gamma), "cityblock"))
 
 
-def _radial(X, Y, gamma, name: str) -> np.ndarray:
+def _radial(X, Y, scale, name: str) -> np.ndarray:
     from .theory import stationary
 
-    gamma = _gamma(gamma)
-    with np.errstate(over="ignore"):
-        r = np.minimum(gamma * _distances(X, Y, "euclidean"), np.finfo(np.float64).max)
+    r = np.minimum(_scaled_distances(X, Y, scale, "euclidean"), np.finfo(np.float64).max)
     return stationary.kernel_value(name, r)
 
 
@@ -606,7 +634,7 @@ def exponential(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     array([[1.        , 0.36787944],
            [0.36787944, 1.        ]])
     """
-    return _radial(X, Y, gamma, "exponential")
+    return _radial(X, Y, _gamma(gamma), "exponential")
 
 
 def matern(X, Y=None, *, nu: float = 1.5, gamma: float = 1.0) -> np.ndarray:
@@ -626,7 +654,7 @@ def matern(X, Y=None, *, nu: float = 1.5, gamma: float = 1.0) -> np.ndarray:
     names = {0.5: "exponential", 1.5: "matern32", 2.5: "matern52"}
     if nu not in names:
         raise ValueError(f"nu must be one of {sorted(names)}, got {nu!r}")
-    return _radial(X, Y, gamma, names[nu])
+    return _radial(X, Y, _gamma(gamma), names[nu])
 
 
 def cauchy(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
@@ -640,9 +668,4 @@ def cauchy(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     array([[1. , 0.5],
            [0.5, 1. ]])
     """
-    gamma = _gamma(gamma)
-    from .theory import stationary
-
-    with np.errstate(over="ignore"):
-        r = np.minimum(np.sqrt(gamma) * _distances(X, Y, "euclidean"), np.finfo(np.float64).max)
-    return stationary.kernel_value("cauchy", r)
+    return _radial(X, Y, np.sqrt(_gamma(gamma)), "cauchy")
