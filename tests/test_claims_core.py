@@ -323,6 +323,30 @@ def test_runner_resumes_from_the_budgets_store(tmp_path):
     assert first == second and "(stored)" in messages[0]
 
 
+def test_one_store_keeps_each_budgets_verdicts_apart(tmp_path):
+    """`varlab check --checkpoint C` keeps every budget's verdicts in one file: a second budget
+    in the same store runs its own check (the stored key holds the budget's name)."""
+    calls = []
+    claim = Identity(id="unit.two_budgets", source="unit", quote="q", statement="s",
+                     compute=lambda: (calls.append(1) or True, f"computed {len(calls)}", []))
+    test, quick = Budget("test", 10).stored_in(tmp_path), Budget("quick", 10).stored_in(tmp_path)
+    first = claims.run_claims([claim], test, log=lambda message: None)[0]
+    second = claims.run_claims([claim], quick, log=lambda message: None)[0]
+    assert calls == [1, 1] and (first.budget, second.budget) == ("test", "quick")
+    assert second.reason == "computed 2"
+    assert set(claims.stored_verdicts([claim], test)) == {"unit.two_budgets"}
+    assert claims.stored_verdicts([claim], test)["unit.two_budgets"].reason == "computed 1"
+
+
+def test_the_last_record_of_a_key_wins_on_reload(tmp_path):
+    """A forced rerun writes a key twice: the newer record is the one a reload keeps."""
+    path = tmp_path / "s.jsonl"
+    store = Store(path)
+    store.put("a", {"value": 1.0})
+    store.put("a", {"value": 2.0})
+    assert store.get("a")["value"] == 2.0 and Store(path).get("a")["value"] == 2.0
+
+
 def test_papers_come_from_the_entry_point_group():
     from importlib import metadata
 
@@ -359,6 +383,20 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
     assert before == {name: (tmp_path / name).read_text() for name in before}
 
 
+def test_report_table_escapes_the_bars_of_a_joint_reason(tmp_path):
+    """A Joint reason joins its parts with " | ": unescaped, it would split the table's row."""
+    run = _run()
+    joint = run.combined([run.exact(True, "part one |x| = 1"), run.exact(True, "part two")])
+    assert " | " in joint.reason
+    write_report([joint], tmp_path, title="T", budget=Budget("unit", 10))
+    rows = [line for line in (tmp_path / "report.md").read_text().splitlines()
+            if line.startswith("| ") and "part one" in line]
+    assert len(rows) == 1 and "part one \\|x\\| = 1 \\| part two" in rows[0]
+    cells = [cell for cell in rows[0].replace("\\|", "").split("|")[1:-1]]
+    header = next(line for line in (tmp_path / "report.md").read_text().splitlines() if line.startswith("| "))
+    assert len(cells) == header.count("|") - 1
+
+
 ROOT = REPORTS.parents[1]
 
 
@@ -381,3 +419,55 @@ def test_committed_records_have_three_outcomes_and_no_unresolved_confirmation(pa
         if record["outcome"] == CONFIRMED:
             assert record["resolution"] <= record["tolerance"], record["id"]
         assert record["quote"] or record["derived_by_varlab"], record["id"]
+
+
+# --- each kind's arithmetic, pinned directly (not only through a paper's record) ---------------
+
+def test_a_difference_is_the_differences_with_root_sum_of_squares_errors():
+    from varlab.claims import Difference, Simulation
+
+    grid = dict(rho=[0.3, 0.8], gamma=1.0)
+    first = Simulation("unit.difference", "a", "rff", (1, 4), grid)
+    second = Simulation("unit.difference", "b", "rff_no_phase", (1, 4), grid)
+    budget = Budget("unit", 200)
+    a, b, gap = first.result(budget), second.result(budget), Difference(first, second).result(budget)
+    for statistic in ("mean", "variance", "mse"):
+        np.testing.assert_array_equal(getattr(gap, statistic), getattr(a, statistic) - getattr(b, statistic))
+        np.testing.assert_array_equal(getattr(gap, f"se_{statistic}"),
+                                      np.hypot(getattr(a, f"se_{statistic}"), getattr(b, f"se_{statistic}")))
+    assert gap.model == "rff - rff_no_phase" and gap.point(1) == a.point(1)
+
+
+def test_an_agreement_in_units_of_a_scale_divides_estimate_error_and_theory_by_it():
+    """With scale = V_MC (here twice the theory) the rows hold estimate / scale, SE / scale and
+    theory / scale: a 1 % slip in the division fails."""
+    def theory(k, rho, gamma):
+        return rff.variance(rho=rho, gamma=gamma) / k
+
+    def twice(k, rho, gamma):
+        return 2 * theory(k, rho, gamma)
+
+    common = dict(source="unit", quote="q", statement="s", model="rff", statistic="variance",
+                  k=(1, 4), grid=dict(rho=[0.5], gamma=1.0), theory=theory, tolerance=0.5, relative=False)
+    plain = Agreement(id="unit.scale", **common).run(Budget("unit", 300))
+    scaled = Agreement(id="unit.scale", scale=twice, **common).run(Budget("unit", 300))
+    for row, unscaled in zip(scaled.rows, plain.rows):
+        assert row["estimate"] == pytest.approx(unscaled["estimate"] / (2 * unscaled["theory"]), rel=1e-12)
+        assert row["SE"] == pytest.approx(unscaled["SE"] / (2 * unscaled["theory"]), rel=1e-12)
+        assert row["theory"] == pytest.approx(0.5, rel=1e-12)
+        assert row["z"] == pytest.approx(unscaled["z"], rel=1e-12)
+
+
+def test_paired_trials_use_the_mean_difference_and_its_sample_standard_error():
+    """At one cell: B - A's mean, sd(ddof=1) / sqrt(n), and the t quantile of n - 1."""
+    a = np.array([0.80, 0.82, 0.79, 0.81, 0.80])
+    b = a + np.array([0.05, 0.06, 0.04, 0.05, 0.07])
+    verdict = Paired(id="unit.paired.arithmetic", source="unit", quote="q", statement="s",
+                     trials=lambda run: {"set": (a, b)}, effect_size=0.01, quantity="accuracy").run("test")
+    row = verdict.rows[0]
+    difference = b - a
+    assert row["trials"] == 5
+    assert row["B - A"] == pytest.approx(difference.mean(), rel=1e-12)
+    assert row["SE"] == pytest.approx(difference.std(ddof=1) / np.sqrt(5), rel=1e-12)
+    assert row["z"] == pytest.approx(difference.mean() / (difference.std(ddof=1) / np.sqrt(5)), rel=1e-12)
+    assert verdict.resolution == pytest.approx(t_threshold(4) * row["SE"], rel=1e-12)

@@ -463,3 +463,17 @@ def test_components_give_repetitions():
     assert abs(estimates.mean() - math.exp(-gamma * (1 - rho))) <= 4.5 * math.sqrt(V / (k * m))
     # sample variance of m normal-ish estimates: relative SE about sqrt(2/(m-1)) (= 0.071)
     assert abs(estimates.var(ddof=1) / (V / k) - 1) <= 4.5 * math.sqrt(2 / (m - 1))
+
+
+def test_paired_components_are_the_cosines_and_sines_whose_products_average_to_the_estimate():
+    """components() of the paired map: [cos <x, w_j>]_j then [sin <x, w_j>]_j, no sqrt2 (a
+    phase map's factor) and no 1/sqrt(k); the mean of the per-frequency products
+    cos cos + sin sin is the kernel estimate, and transform is components / sqrt(k)."""
+    X = np.random.default_rng(3).standard_normal((5, 4))
+    rff = RFF(n_components=64, gamma=0.3, paired=True, random_state=0).fit(X)
+    projections = X @ rff.frequencies_
+    values = rff.components(X)
+    np.testing.assert_allclose(values, np.hstack([np.cos(projections), np.sin(projections)]), atol=1e-13)
+    products = values[0, :64] * values[1, :64] + values[0, 64:] * values[1, 64:]
+    np.testing.assert_allclose(products.mean(), rff.kernel_estimate(X)[0, 1], rtol=1e-12)
+    np.testing.assert_allclose(rff.transform(X), values / math.sqrt(64), rtol=1e-12, atol=1e-15)

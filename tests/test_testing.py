@@ -251,3 +251,61 @@ def test_strategies_need_hypothesis(monkeypatch):
     monkeypatch.setitem(sys.modules, "hypothesis", None)
     with pytest.raises(ImportError, match=r"pip install 'varlab\[test\]'"):
         strategies.points("rff")
+
+
+# --- the decision rule's branches, each pinned by constructed inputs ---------------------------
+
+def test_an_astronomical_budget_is_a_verdict_not_an_overflow():
+    """rho = -1, gamma = 200: the theory is ~1e-174, so the relative resolution is ~1e173 and the
+    budget factor ~1e346 (its square overflowed a Python float: OverflowError)."""
+    from varlab.theory import rff
+
+    verdict = check_agreement("rff", rff.mean, statistic="mean", k=[1], n_repetitions=100,
+                              random_state=0, tolerance=0.1, rho=-1.0, gamma=200.0)
+    assert verdict.outcome == "inconclusive" and verdict.n_repetitions_needed is None
+    assert "more than 1e308 times the budget" in verdict.reason
+
+
+@pytest.mark.parametrize("labels", [["a"], ["a", "b", "c"]])
+def test_labels_must_name_every_point(labels):
+    from varlab.testing.decision import decide_agreement, decide_ordering
+
+    with pytest.raises(ValueError, match="labels must name each of the 2 points, got"):
+        decide_agreement(estimate=[1.0, 1.0], reference=[1.0, 1.0], error=[0.1, 0.1], threshold=4.5,
+                         tolerance=0.5, labels=labels)
+    with pytest.raises(ValueError, match="labels must name each of the 2 points"):
+        decide_ordering(lower=[0.0, 0.0], upper=[1.0, 1.0], error=[0.1, 0.1], threshold=4.5,
+                        effect_size=0.5, labels=labels)
+
+
+def test_a_negative_standard_error_is_refused():
+    from varlab.testing.decision import decide_agreement
+
+    with pytest.raises(ValueError, match="negative standard error"):
+        decide_agreement(estimate=[1.0], reference=[1.0], error=[-0.1], threshold=4.5, tolerance=0.5)
+
+
+def test_a_non_strict_ordering_holds_where_a_is_above_b_by_less_than_the_effect_size():
+    """A significantly above B (z = -50) but by 0.05 < 0.1: "A is not above B by more than 0.1"."""
+    from varlab.testing.decision import decide_ordering
+
+    decision = decide_ordering(lower=[1.05], upper=[1.0], error=[0.001], threshold=4.5,
+                               effect_size=0.1, strict=False)
+    assert decision.outcome == "confirmed" and decision.z[0] == pytest.approx(-50.0)
+    strict = decide_ordering(lower=[1.05], upper=[1.0], error=[0.001], threshold=4.5, effect_size=0.1,
+                             strict=True)                  # "A is below B": not so, but by less than 0.1
+    assert strict.outcome == "inconclusive" and "by less than the effect size" in strict.reason
+
+
+def test_the_boundaries_resolution_equal_to_tolerance_and_z_equal_to_threshold_agree():
+    """Exact binary numbers: resolution = 4 x 0.125 = 0.5 = the tolerance and z = 0.5 / 0.125 = 4
+    = the threshold are on the agreeing side (<=, not <)."""
+    from varlab.testing.decision import decide_agreement
+
+    at_the_threshold = decide_agreement(estimate=[0.5], reference=[0.0], error=[0.125], threshold=4.0,
+                                        tolerance=0.5)
+    assert at_the_threshold.z[0] == 4.0 and at_the_threshold.resolution == 0.5
+    assert at_the_threshold.outcome == "confirmed", at_the_threshold.reason
+    just_beyond = decide_agreement(estimate=[np.nextafter(0.5, 1.0)], reference=[0.0], error=[0.125],
+                                   threshold=4.0, tolerance=0.5)
+    assert just_beyond.outcome == "inconclusive"

@@ -50,7 +50,8 @@ import re
 from decimal import Decimal
 from pathlib import Path
 
-__all__ = ["differences", "compare_reports", "FRACTION", "EXACT_RTOL", "TEXT_RTOL", "WORDS"]
+__all__ = ["differences", "compare_reports", "text_differences", "FRACTION", "EXACT_RTOL", "TEXT_RTOL",
+           "WORDS"]
 
 #: fields of a record that must be equal
 WORDS = ("id", "source", "quote", "statement", "note", "budget", "outcome", "method", "units",
@@ -81,7 +82,16 @@ def _last_digit(number: str) -> Decimal:
 
 def text_differences(new: str, old: str, where: str) -> list[str]:
     """``new`` against ``old``: the same words, each number within one unit of its last printed
-    digit or ``TEXT_RTOL`` of its value."""
+    digit or ``TEXT_RTOL`` of its value.
+
+    Examples
+    --------
+    >>> from varlab.claims.compare import text_differences
+    >>> text_differences("max |z| = 1.87; about 227 trials", "max |z| = 1.86; about 223 trials", "reason")
+    []
+    >>> text_differences("max |z| <= 1.86", "max |z| < 1.86", "reason")     # doctest: +ELLIPSIS
+    ["reason: words differ: 'max |z| <= 1.86' vs 'max |z| < 1.86'"]
+    """
     if NUMBER.sub("#", new) != NUMBER.sub("#", old):
         return [f"{where}: words differ: {new!r} vs {old!r}"]
     found = []
@@ -144,7 +154,20 @@ def _row_differences(new: dict, old: dict, where: str, fraction: float, accuracy
 
 def differences(new: dict, old: dict) -> list[str]:
     """What of ``new`` (a claim record, ``Verdict.to_json()``) departs from the stored ``old``
-    beyond the tolerances of the module docstring; an empty list when it agrees."""
+    beyond the tolerances of the module docstring; an empty list when it agrees.
+
+    Examples
+    --------
+    >>> from varlab.claims import Identity
+    >>> from varlab.claims.compare import differences
+    >>> check = Identity(id="doc.compare", source="s", quote="q", statement="2 + 2 = 4",
+    ...                  compute=lambda: (2 + 2 == 4, "exact", [{"value": 4.0}]))
+    >>> record = check.run("test").to_json()
+    >>> differences(check.run("test").to_json(), record)
+    []
+    >>> differences({**record, "outcome": "contradicted"}, record)
+    ["outcome: 'contradicted' vs 'confirmed'"]
+    """
     found = [f"{key}: {new.get(key)!r} vs {old.get(key)!r}" for key in WORDS
              if key in old and new.get(key) != old.get(key)]
     fraction = FRACTION.get(old.get("method"), FRACTION["simulation"])
@@ -171,7 +194,22 @@ def compare_reports(new, old, papers=None) -> dict:
     """``{claim id: differences}`` of the ``report.json`` files under directory ``new`` against
     those under ``old`` (one folder per paper; ``papers``: only these), for every claim of
     ``old`` with a difference; a claim or paper missing from ``new`` is a difference, one only in
-    ``new`` too."""
+    ``new`` too.
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> from pathlib import Path
+    >>> from varlab.claims.compare import compare_reports
+    >>> record = {"id": "doc.a", "outcome": "confirmed", "method": "exact", "reason": "ok", "rows": []}
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     for side, outcome in (("new", "contradicted"), ("old", "confirmed")):
+    ...         (Path(folder) / side / "000").mkdir(parents=True)
+    ...         claims = [{**record, "outcome": outcome}]
+    ...         _ = (Path(folder) / side / "000" / "report.json").write_text(json.dumps({"claims": claims}))
+    ...     compare_reports(Path(folder) / "new", Path(folder) / "old")
+    {'doc.a': ["outcome: 'contradicted' vs 'confirmed'"]}
+    """
     new, old = Path(new), Path(old)
     found = {}
     for path in sorted(old.glob("*/report.json")):

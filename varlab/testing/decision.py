@@ -67,13 +67,16 @@ def _arrays(*values):
     return np.broadcast_arrays(*arrays)
 
 
-def _validated(tolerance: float, name: str, values, error, threshold) -> None:
+def _validated(tolerance: float, name: str, values, error, threshold, labels) -> None:
     """ValueError for a tolerance that is not a positive number, an empty grid, a value that is
-    not a number, or a negative standard error (an infinite one is allowed: unknown)."""
+    not a number, a negative standard error (an infinite one is allowed: unknown), or labels
+    that are not one per point."""
     if not (np.isfinite(tolerance) and tolerance > 0):
         raise ValueError(f"the {name} must be a positive number, got {tolerance!r}")
     if error.size == 0:
         raise ValueError("the check has no points")
+    if labels is not None and len(labels) != error.size:
+        raise ValueError(f"labels must name each of the {error.size} points, got {len(labels)} labels")
     first, second = values
     bad = (~np.isfinite(first) | ~np.isfinite(second) | np.isnan(error) | (error < 0)
            | ~(threshold > 0))
@@ -84,8 +87,10 @@ def _validated(tolerance: float, name: str, values, error, threshold) -> None:
 
 
 def _budget_factor(factors) -> float | None:
+    """The square of the largest factor (at least 1): None where a factor is infinite (no budget
+    resolves the check), inf where only the square exceeds float64 (astronomically large)."""
     largest = max(float(np.max(factors)), 1.0)
-    return None if not math.isfinite(largest) else largest ** 2
+    return None if not math.isfinite(largest) else largest * largest   # inf, not OverflowError
 
 
 def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
@@ -124,7 +129,7 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     ('inconclusive', 'resolution 0.18 vs tolerance 0.05, max |z| = 0.00; about 12,960 repetitions would resolve it')
     """
     estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
-    _validated(tolerance, "tolerance", (estimate, reference), error, threshold)
+    _validated(tolerance, "tolerance", (estimate, reference), error, threshold, labels)
     if relative and np.any(reference == 0):
         raise ValueError("a relative tolerance needs a nonzero reference at every point; use an "
                          "absolute tolerance")
@@ -197,7 +202,7 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
     'confirmed'
     """
     lower, upper, error, threshold = _arrays(lower, upper, error, threshold)
-    _validated(effect_size, "effect size", (lower, upper), error, threshold)
+    _validated(effect_size, "effect size", (lower, upper), error, threshold, labels)
     difference = upper - lower
     z = z_score(upper, lower, error)
     beyond = z_score(-difference, effect_size, error)
@@ -224,7 +229,7 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
         if ok:
             continue
         if strict and d > 0:
-            factors.append(t / zz)
+            factors.append(t / zz if zz > 0 else np.inf)      # zz = 0: an unknown (infinite) SE
         elif -d != effect_size and (not strict or -d > effect_size):
             factors.append(t * e / abs(-d - effect_size))
         else:
@@ -246,8 +251,12 @@ def _at(labels, index: int, before: str = "at ", after: str = "") -> str:
 def _needed(factor, n_repetitions, why_never: str, describe_budget=None) -> str:
     if factor is None:
         return f"{why_never}: no budget resolves it (is the tolerance what the statement means?)"
+    if math.isinf(factor):
+        return "more than 1e308 times the budget would be needed to resolve it"
     if describe_budget is not None:
         return describe_budget(factor)
     if n_repetitions is None:
         return f"about {factor:.3g}x the budget would resolve it"
-    return f"about {int(math.ceil(n_repetitions * factor)):,} repetitions would resolve it"
+    needed = n_repetitions * factor
+    return (f"about {int(math.ceil(needed)):,} repetitions would resolve it" if needed < 1e15 else
+            f"about {needed:.3g} repetitions would resolve it (beyond any simulation)")

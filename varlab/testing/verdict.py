@@ -18,7 +18,8 @@ class Verdict:
     statement cares about (same units); ``units``: "relative" (a fraction of the theory) or
     "absolute" (the statistic's units); ``threshold``: the |z| beyond which a departure is
     significant; ``n_repetitions``: the budget used, ``n_repetitions_needed``: for an
-    inconclusive outcome, the budget that would resolve it (None if none would: see ``reason``);
+    inconclusive outcome, the budget that would resolve it (None if none would, or none below
+    1.8e308 repetitions: ``reason`` says which);
     ``reason``: one line with the key number; ``rows``: one dict per (point, k).
 
     Examples
@@ -48,8 +49,9 @@ class Verdict:
     def from_decision(cls, decision, statement, tolerance, units, threshold, result,
                       rows) -> "Verdict":
         """The Verdict of a ``decision`` over the simulation ``result`` (for its budget)."""
-        needed = (None if decision.budget_factor is None else
-                  int(np.ceil(result.n_repetitions * decision.budget_factor)))
+        factor = decision.budget_factor
+        needed = (None if factor is None or not np.isfinite(result.n_repetitions * factor) else
+                  int(np.ceil(result.n_repetitions * factor)))
         return cls(decision.outcome, statement, decision.resolution, tolerance, units,
                    float(threshold), result.n_repetitions, needed, decision.reason, rows)
 
