@@ -439,23 +439,25 @@ def test_a_difference_is_the_differences_with_root_sum_of_squares_errors():
 
 
 def test_an_agreement_in_units_of_a_scale_divides_estimate_error_and_theory_by_it():
-    """With scale = V_MC (here twice the theory) the rows hold estimate / scale, SE / scale and
-    theory / scale: a 1 % slip in the division fails."""
+    """With scale = twice the theory the rows hold the simulation's estimate / scale, SE / scale
+    and theory / scale = 1/2 (the simulation read directly, with the claim's seed): a 1 % slip
+    in the division fails."""
     def theory(k, rho, gamma):
         return rff.variance(rho=rho, gamma=gamma) / k
 
     def twice(k, rho, gamma):
         return 2 * theory(k, rho, gamma)
 
-    common = dict(source="unit", quote="q", statement="s", model="rff", statistic="variance",
-                  k=(1, 4), grid=dict(rho=[0.5], gamma=1.0), theory=theory, tolerance=0.5, relative=False)
-    plain = Agreement(id="unit.scale", **common).run(Budget("unit", 300))
-    scaled = Agreement(id="unit.scale", scale=twice, **common).run(Budget("unit", 300))
-    for row, unscaled in zip(scaled.rows, plain.rows):
-        assert row["estimate"] == pytest.approx(unscaled["estimate"] / (2 * unscaled["theory"]), rel=1e-12)
-        assert row["SE"] == pytest.approx(unscaled["SE"] / (2 * unscaled["theory"]), rel=1e-12)
+    budget = Budget("unit", 300)
+    scaled = Agreement(id="unit.scale", source="unit", quote="q", statement="s", model="rff",
+                       statistic="variance", k=(1, 4), grid=dict(rho=[0.5], gamma=1.0), theory=theory,
+                       tolerance=0.5, relative=False, scale=twice).run(budget)
+    raw = claims.simulate_for("unit.scale", budget, "rff", label="variance", k=[1, 4], rho=[0.5], gamma=1.0)
+    for row, estimate, error, k in zip(scaled.rows, raw.variance[0], raw.se_variance[0], (1, 4)):
+        unit = twice(k, 0.5, 1.0)
+        assert row["estimate"] == pytest.approx(estimate / unit, rel=1e-12)
+        assert row["SE"] == pytest.approx(error / unit, rel=1e-12)
         assert row["theory"] == pytest.approx(0.5, rel=1e-12)
-        assert row["z"] == pytest.approx(unscaled["z"], rel=1e-12)
 
 
 def test_paired_trials_use_the_mean_difference_and_its_sample_standard_error():
