@@ -208,3 +208,8 @@ def test_check_compare_says_what_moved_and_fails_only_then(tmp_path, capsys):
     assert f"{payload['claims'][1]['id']}: moved" in out and "outcome: 'confirmed' vs 'contradicted'" in out
     assert f"{payload['claims'][0]['id']}: moved" in out and "rows[0].theory" in out
     assert "2 moved beyond tolerance" in out
+
+
+def test_bench_with_a_name_that_matches_no_benchmark_is_an_error(capsys):
+    assert cli.main(["bench", "zzz"]) == 2
+    assert "no benchmark file name contains 'zzz'" in capsys.readouterr().err

@@ -280,3 +280,13 @@ def test_varlab_list_shows_the_new_measures_samplers_and_models(capsys):
         cli.main(["list", what])
         out = capsys.readouterr().out
         assert all(name in out for name in names), what
+
+
+def test_the_laplacian_is_refused_where_a_radial_kernel_is_needed_and_the_ratio_has_its_limit():
+    """The Laplacian (l1) kernel is not radial: its ORF theory would be the exponential kernel's
+    number (it was returned); V = inf gives the ratio's limit 2, not NaN."""
+    for function in (lambda: stationary.radial_pair_covariance("laplacian", 4, 1.0),
+                     lambda: stationary.orf_variance("laplacian", 4, 1.0, 4)):
+        with pytest.raises(ValueError, match="radial kernels"):
+            function()
+    assert stationary.equal_width_ratio(np.inf) == 2.0

@@ -434,6 +434,10 @@ def run_bench(names) -> int:
     script = _repository_root() / "benchmarks" / "run.py"
     if not script.exists():
         raise CommandError(f"bench: {script} not found; run it from a varlab source checkout")
+    known = sorted(path.stem for path in script.parent.glob("bench_*.py"))
+    unmatched = [name for name in names if not any(name in stem for stem in known)]
+    if unmatched:
+        raise CommandError(f"bench: no benchmark file name contains {unmatched[0]!r}; known: {known}")
     return subprocess.run([sys.executable, str(script), *names], check=False).returncode
 
 

@@ -115,7 +115,8 @@ def equal_width_ratio(paired):
     paired = np.asarray(paired, dtype=np.float64)
     if np.any(~(paired >= 0)):
         raise ValueError(f"paired must hold variances >= 0, got {paired!r}")
-    ratio = 4.0 * paired / (2.0 * paired + 1.0)
+    with np.errstate(invalid="ignore"):
+        ratio = np.where(np.isinf(paired), 2.0, 4.0 * paired / (2.0 * paired + 1.0))   # the limit at inf
     return float(ratio) if ratio.ndim == 0 else ratio
 
 
@@ -380,9 +381,9 @@ def radial_pair_covariance(kernel: str, dimension: int, distance, nodes: int = 9
     >>> round(float(radial_pair_covariance("exponential", 4, 1.0)), 6) < 0   # orthogonality helps
     True
     """
+    if kernel not in RADIAL_KERNELS:            # the Laplacian (l1) kernel is not radial
+        raise ValueError(f"kernel must be one of the radial kernels {list(RADIAL_KERNELS)}, got {kernel!r}")
     kernel = _kernel_name(kernel)
-    if kernel not in RADIAL_KERNELS:
-        raise ValueError(f"kernel must be one of {list(RADIAL_KERNELS)}, got {kernel!r}")
     d = int(parameter("dimension").validate(dimension))
     r = np.asarray(parameter("distance").validate(distance), dtype=np.float64)
     beta = 0.5 * d
