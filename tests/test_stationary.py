@@ -290,3 +290,43 @@ def test_the_laplacian_is_refused_where_a_radial_kernel_is_needed_and_the_ratio_
         with pytest.raises(ValueError, match="radial kernels"):
             function()
     assert stationary.equal_width_ratio(np.inf) == 2.0
+
+
+def test_beta_nodes_are_scipys_gauss_jacobi_rule_and_finite_where_it_is_not():
+    import scipy.special as sc
+
+    for beta in (0.5, 1.0, 2.5, 32.0):
+        x, w = sc.roots_jacobi(24, beta - 1.0, beta - 1.0)
+        nodes, weights = stationary._beta_nodes(beta, 24)
+        np.testing.assert_allclose(nodes, 0.5 * (1.0 + x), atol=1e-14)
+        np.testing.assert_allclose(weights, w / w.sum(), atol=1e-14)
+    nodes, weights = stationary._beta_nodes(5e11, 24)           # d = 1e12: scipy's rule is NaN here
+    assert np.all(np.isfinite(nodes)) and abs(weights @ nodes - 0.5) < 1e-15
+    assert weights @ np.square(nodes - 0.5) == pytest.approx(1 / (4 * (1e12 + 1)), rel=1e-10)
+
+
+@pytest.mark.parametrize("name", ["exponential", "matern32", "matern52", "cauchy"])
+def test_the_large_dimension_expansion_is_the_quadrature_where_both_hold(name, monkeypatch):
+    """Beyond d = 100 the confluent function comes from its 1/d expansion; at d = 150 and 400
+    the hyp1f1 quadrature gives the same C to 1e-11 relative."""
+    for d in (150, 400):
+        expansion = stationary.radial_pair_covariance(name, d, [0.5, 1.0, 3.0])
+        with monkeypatch.context() as patch:
+            patch.setattr(stationary, "_EXPANSION_DIMENSION", 10 ** 9)
+            quadrature = stationary.radial_pair_covariance(name, d, [0.5, 1.0, 3.0])
+        np.testing.assert_allclose(expansion, quadrature, rtol=1e-11)
+
+
+@pytest.mark.parametrize("name", stationary.RADIAL_KERNELS)
+def test_the_orf_theory_is_finite_over_the_whole_dimension_domain(name):
+    """Dimension 1 to 1e12 (NaN from 1e7 before: scipy's Gauss-Jacobi rule), and C -> -r^2 k'(r)^2
+    / (2d) as d grows (varlab's leading term; at r = 1 for the Gaussian it is
+    orthogonal.pair_covariance's -e^{-1} / (2d))."""
+    slope = {"gaussian": -np.exp(-0.5), "exponential": -np.exp(-1.0), "cauchy": -0.5,
+             "matern32": -3 * np.exp(-np.sqrt(3)), "matern52": -5 / 3 * (1 + np.sqrt(5)) * np.exp(-np.sqrt(5))}[name]
+    for d in (1, 7, 100, 101, 10 ** 4, 10 ** 7, 10 ** 12):
+        covariance = stationary.radial_pair_covariance(name, d, [0.1, 1.0, 5.0])
+        assert np.all(np.isfinite(covariance)) and np.all(covariance <= 1.0), (d, covariance)
+        assert np.isfinite(stationary.orf_variance(name, d, 1.0, 16))
+    leading = -slope ** 2 / (2 * 10 ** 9)
+    assert stationary.radial_pair_covariance(name, 10 ** 9, 1.0) == pytest.approx(leading, rel=2e-6)
