@@ -330,3 +330,33 @@ def test_the_orf_theory_is_finite_over_the_whole_dimension_domain(name):
         assert np.isfinite(stationary.orf_variance(name, d, 1.0, 16))
     leading = -slope ** 2 / (2 * 10 ** 9)
     assert stationary.radial_pair_covariance(name, 10 ** 9, 1.0) == pytest.approx(leading, rel=2e-6)
+
+
+def _gaussian_samplers():
+    from varlab.features.samplers import available_samplers
+    from varlab.mc.models.stationary import _measure
+
+    measure = _measure("gaussian")
+    return [name for name, cls in available_samplers().items() if isinstance(measure, cls.measure_type)]
+
+
+@pytest.mark.parametrize("sampler", _gaussian_samplers())
+def test_stationary_rff_repetitions_are_independent_draws_of_the_sampler(sampler):
+    """The model's variance at k = 3, d = 2 is the variance over independent calls of the sampler
+    (one call a repetition), for every registered sampler: a sampler that couples all its rows
+    (moment matching, Sobol nets) must not couple the repetitions. Moment matching simulated the
+    i.i.d. value 0.05 where its law gives 5e-5."""
+    from varlab.features import get_sampler
+    from varlab.mc.models.stationary import _measure
+
+    n, k, d = 3000, 3, 2                 # k odd: antithetic pairs must not straddle two repetitions
+    result = mc.simulate("stationary_rff", k=[k], dimension=d, distance=1.0, sampler=sampler,
+                         n_repetitions=n, random_state=11, progress=False)
+    draw, measure, rng = get_sampler(sampler), _measure("gaussian"), np.random.default_rng(12)
+    z = np.full(d, 1.0 / np.sqrt(d))
+    estimates = np.array([np.mean(np.cos(draw.frequencies(measure, k, d, rng) @ z)) for _ in range(n)])
+    centred = estimates - estimates.mean()
+    variance = centred.var(ddof=1)
+    se = np.sqrt(max(np.mean(centred ** 4) - variance ** 2, 0.0) / n)
+    z_score = (result.variance[0, 0] - variance) / np.hypot(result.se_variance[0, 0], se)
+    assert abs(z_score) < 4.5, (sampler, result.variance[0, 0], variance, z_score)

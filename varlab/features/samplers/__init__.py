@@ -99,6 +99,14 @@ class Sampler(ParamsMixin):
         refuses up front a draw past ``varlab._validate.MAX_ALLOCATION_BYTES``, naming m
         (``_check_size``; the orthogonal samplers count their blocks and keep their own limit).
 
+    coupling : {"independent", "blocks", "all"}
+        How the rows of one draw depend on each other: "independent" (i.i.d. rows: a draw of
+        n m rows is n draws of m rows), "blocks" (coupled within blocks, the blocks independent:
+        ``_block(d)`` rows for the blocked orthogonal samplers, else ``prefix_granularity``; n
+        draws of whole blocks are one draw of their rows), "all" (every row of a call is
+        coupled, e.g. a whitened or low-discrepancy set: n draws need n calls). A simulation
+        draws its repetitions in one call only when that keeps them independent.
+
     Capabilities a sampler may offer (feature maps ask for them, never for a sampler's type):
 
     fast_product_from : int or None
@@ -125,6 +133,7 @@ class Sampler(ParamsMixin):
 
     name: str | None = None
     prefix_granularity: int = 1
+    coupling: str = "independent"
     measure_type: type = SpectralMeasure
     fast_product_from: int | None = None
     joint_frequencies = None

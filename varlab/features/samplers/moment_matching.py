@@ -150,6 +150,7 @@ class Antithetic(Sampler, name="antithetic"):
     """
 
     prefix_granularity = 2
+    coupling = "blocks"                 # the pairs (w, -w)
 
     def _frequencies(self, measure, m, d, rng):
         if not measure.symmetric:
@@ -183,6 +184,7 @@ class MomentMatching(Sampler, name="moment_matching"):
 
     measure_type = MomentMatchable
     working_copies = 4          # the draws, their centred and rescaled copies, the whitened result
+    coupling = "all"            # whitened together: every row depends on every other
 
     def __init__(self, root="cholesky", divisor="m-1", singular="error"):
         self.root = root

@@ -278,6 +278,7 @@ class _Blocked(Sampler):
 
     measure_type = RadialMeasure
     prefix_granularity = 1
+    coupling = "blocks"
 
     def _block(self, d: int) -> int:
         raise NotImplementedError

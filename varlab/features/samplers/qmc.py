@@ -117,6 +117,7 @@ class ScrambledSobol(Sampler, name="scrambled_sobol"):
     """
 
     measure_type = RadialMeasure
+    coupling = "all"            # one scrambled net: its points are balanced together
 
     def _frequencies(self, measure, m, d, rng):
         return np.ascontiguousarray(to_frequencies(sobol_points(m, d, scramble=True, rng=rng), measure))
@@ -139,6 +140,7 @@ class Sobol(Sampler, name="sobol"):
     """
 
     measure_type = RadialMeasure
+    coupling = "all"            # consecutive points of one sequence
 
     def __init__(self, block=None):
         self.block = block

@@ -83,8 +83,11 @@ class StationaryRFFModel(Model):
         return theory.kernel_value(self.kernel, distance) + 0.0 * np.asarray(dimension)
 
     def _block(self, d: int) -> int:
+        """Rows per independent block of the sampler (``Sampler.coupling``)."""
+        if self._sampler.coupling != "blocks":
+            return 1
         block = getattr(self._sampler, "_block", None)
-        return 1 if block is None else int(block(d))
+        return self._sampler.prefix_granularity if block is None else int(block(d))
 
     def granularity(self, *, dimension, distance):
         """Slabs of columns are whole blocks of the sampler."""
@@ -104,7 +107,11 @@ class StationaryRFFModel(Model):
         d = int(dimension)
         block = self._block(d)
         rows = -(-k // block) * block
-        w = self._sampler.frequencies(_measure(self.kernel), n * rows, d, rng).reshape(n, rows, d)
+        measure = _measure(self.kernel)
+        if self._sampler.coupling == "all":      # one call's rows are coupled: one call a repetition
+            w = np.stack([self._sampler.frequencies(measure, rows, d, rng) for _ in range(n)])
+        else:
+            w = self._sampler.frequencies(measure, n * rows, d, rng).reshape(n, rows, d)
         projection = w[:, :k, :].sum(axis=-1)
         factor = distance / (d if self.kernel == "laplacian" else math.sqrt(d))
         phases(projection, distance, factor=factor, out=out[0])
