@@ -360,3 +360,21 @@ def test_stationary_rff_repetitions_are_independent_draws_of_the_sampler(sampler
     se = np.sqrt(max(np.mean(centred ** 4) - variance ** 2, 0.0) / n)
     z_score = (result.variance[0, 0] - variance) / np.hypot(result.se_variance[0, 0], se)
     assert abs(z_score) < 4.5, (sampler, result.variance[0, 0], variance, z_score)
+    # a sampler that declares its rows exact (Sampler.unbiased_for) gives an unbiased model
+    unbiased = draw.unbiased_for(measure)
+    assert mc.get_model("stationary_rff", sampler=sampler).unbiased == unbiased
+    if unbiased:
+        assert abs(result.mean[0, 0] - np.exp(-0.5)) <= 4.5 * result.se_mean[0, 0], (sampler, result.mean)
+
+
+def test_the_samplers_that_declare_exact_rows():
+    """The capability that replaced the model's hand list of unbiased samplers (which left out
+    the scrambled Sobol net, whose points are each uniform)."""
+    from varlab.features import get_sampler
+    from varlab.mc.models.stationary import _measure
+
+    measure = _measure("gaussian")
+    declared = {name for name in _gaussian_samplers() if get_sampler(name).unbiased_for(measure)}
+    assert {"iid", "orthogonal", "antithetic", "fastfood", "scrambled_sobol"} <= declared
+    assert not declared & {"moment_matching", "sobol", "structured_orthogonal"}
+    assert not get_sampler("orthogonal", orientation="columns").unbiased_for(measure)

@@ -106,6 +106,11 @@ class Sampler(ParamsMixin):
         draws of whole blocks are one draw of their rows), "all" (every row of a call is
         coupled, e.g. a whitened or low-discrepancy set: n draws need n calls). A simulation
         draws its repetitions in one call only when that keeps them independent.
+    exact_rows : bool
+        Whether every row of a draw has the measure's law (i.i.d., orthogonal rows with radial
+        norms, antithetic pairs, Fastfood, scrambled nets), so that a random-feature estimate
+        averaging the rows is unbiased (``unbiased_for``); False where the rows are
+        transformed together (moment matching), structured (SORF) or deterministic (Sobol).
 
     Capabilities a sampler may offer (feature maps ask for them, never for a sampler's type):
 
@@ -134,6 +139,7 @@ class Sampler(ParamsMixin):
     name: str | None = None
     prefix_granularity: int = 1
     coupling: str = "independent"
+    exact_rows: bool = False
     measure_type: type = SpectralMeasure
     fast_product_from: int | None = None
     joint_frequencies = None
@@ -145,6 +151,19 @@ class Sampler(ParamsMixin):
             return
         _REGISTRY.add(cls, name)
         cls.name = name
+
+    def unbiased_for(self, measure) -> bool:
+        """Whether an estimate averaging functions of the rows drawn from ``measure`` is unbiased
+        for their expectation under it (``exact_rows``, for a measure the sampler accepts).
+
+        Examples
+        --------
+        >>> from varlab import spectral
+        >>> from varlab.features import get_sampler
+        >>> [get_sampler(name).unbiased_for(spectral.Gaussian()) for name in ("iid", "moment_matching")]
+        [True, False]
+        """
+        return self.exact_rows and isinstance(measure, self.measure_type)
 
     def frequencies(self, measure, m, d, random_state=None) -> np.ndarray:
         """An (m, d) float64 array whose rows are the frequencies w_1..w_m for ``measure`` in R^d.
@@ -209,6 +228,7 @@ class IID(Sampler, name="iid"):
     """
 
     prefix_granularity = 1
+    exact_rows = True
 
     def _frequencies(self, measure, m, d, rng):
         return measure.rvs(m, d, rng)

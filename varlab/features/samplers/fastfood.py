@@ -157,6 +157,7 @@ class Fastfood(_Blocked, name="fastfood"):
     """
 
     fast_product_from = FAST_PRODUCT_FROM
+    exact_rows = True               # each row of H G Pi H B is Gaussian: its direction is uniform
 
     def _block(self, d):
         return _padded(d)

@@ -151,6 +151,7 @@ class Antithetic(Sampler, name="antithetic"):
 
     prefix_granularity = 2
     coupling = "blocks"                 # the pairs (w, -w)
+    exact_rows = True                   # w and -w each have a symmetric measure's law
 
     def _frequencies(self, measure, m, d, rng):
         if not measure.symmetric:

@@ -328,6 +328,11 @@ class Orthogonal(_Blocked, name="orthogonal"):
     def __init__(self, orientation="rows"):
         self.orientation = orientation
 
+    @property
+    def exact_rows(self) -> bool:
+        """Each row of S Q has the measure's law; stacked columns (the biased variant) do not."""
+        return self.orientation == "rows"
+
     def _block(self, d):
         return d
 

@@ -118,6 +118,7 @@ class ScrambledSobol(Sampler, name="scrambled_sobol"):
 
     measure_type = RadialMeasure
     coupling = "all"            # one scrambled net: its points are balanced together
+    exact_rows = True           # each scrambled point is uniform on the cube (Owen)
 
     def _frequencies(self, measure, m, d, rng):
         return np.ascontiguousarray(to_frequencies(sobol_points(m, d, scramble=True, rng=rng), measure))

@@ -78,6 +78,7 @@ class Rejection(Sampler, name="rejection"):
 
     prefix_granularity = 1
     measure_type = GaussianProposal
+    exact_rows = True               # acceptance-rejection draws the measure's law exactly
 
     def draw(self, measure, m, d, random_state=None) -> tuple[np.ndarray, int]:
         """(W, proposals): the (m, d) accepted frequencies and the number of Gaussian proposals

@@ -37,8 +37,6 @@ __all__ = ["StationaryRFFModel", "KERNELS", "FEATURES"]
 
 KERNELS = ("gaussian", "laplacian", "exponential", "matern32", "matern52", "cauchy")
 FEATURES = ("paired", "phase")
-#: unbiased for every radial kernel: Fastfood's rows are each Gaussian (varlab.features.samplers.fastfood)
-_UNBIASED = ("iid", "orthogonal", "antithetic", "fastfood")
 
 
 def _measure(kernel: str):
@@ -77,7 +75,7 @@ class StationaryRFFModel(Model):
         self.kernel, self.sampler, self.features = kernel, sampler, features
         self._sampler = get_sampler(sampler)
         self._sampler._check_measure(_measure(kernel))      # e.g. the Laplacian with orthogonal rows
-        self.unbiased = sampler in _UNBIASED
+        self.unbiased = self._sampler.unbiased_for(_measure(kernel))
 
     def target(self, dimension, distance):
         return theory.kernel_value(self.kernel, distance) + 0.0 * np.asarray(dimension)
