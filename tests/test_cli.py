@@ -100,6 +100,8 @@ def test_simulate_help_lists_models_and_parameters(capsys):
     (["simulate", "no_model", "--k", "1"], "unknown model 'no_model'"),
     (["simulate", "nrf", "--k", "1"], "(did you mean 'nrff'?)"),
     (["check", "--paper", "001", "--budget", "test", "--compare", "no_such_directory"], "no reports"),
+    (["check", "--paper", "001", "--budget", "quick", "--compare",
+      str(Path(__file__).resolve().parent / "reports")], "are at budget 'test'; compare a regeneration"),
     (["simulate", "nrff", "--rho", "1.5", "--gamma", "1", "--k", "1"], "rho must be in [-1.0, 1.0], got 1.5"),
     (["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--option", "x=1"], "takes no options"),
     (["simulate", "gcws_rbf_hashed", "--rho", "0.5", "--gamma", "1", "--k", "1", "--option", "data_dim=1"],

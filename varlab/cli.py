@@ -259,7 +259,7 @@ def run_reproduce(budget_name: str, checkpoint=None, compare: bool = False) -> i
         run_figures(None, budget_name)
         _summary(run_checks(None, budget_name, checkpoint=checkpoint))
         return 0
-    stored = _require_reports(_stored_reports(budget_name))
+    stored = _require_reports(_stored_reports(budget_name), budget_name)
     with _output(None) as out:
         run_figures(None, budget_name, out=out / "figures")
         _summary(run_checks(None, budget_name, out=out / "reports", checkpoint=checkpoint))
@@ -267,11 +267,17 @@ def run_reproduce(budget_name: str, checkpoint=None, compare: bool = False) -> i
         return run_compare(out / "reports", stored)
 
 
-def _require_reports(stored) -> Path:
-    """``stored`` as a Path, after checking that it holds reports (before any work is done)."""
+def _require_reports(stored, budget_name: str) -> Path:
+    """``stored`` as a Path, after checking (before any work is done) that it holds reports at
+    ``budget_name``: a regeneration at another budget would differ everywhere."""
     stored = Path(stored)
-    if not any(stored.glob("*/report.json")):
+    paths = sorted(stored.glob("*/report.json"))
+    if not paths:
         raise CommandError(f"compare: no reports (*/report.json) under {stored}")
+    written_at = json.loads(paths[0].read_text()).get("budget", {}).get("name")
+    if written_at != budget_name:
+        raise CommandError(f"compare: the reports under {stored} are at budget {written_at!r}; "
+                           f"compare a regeneration at that budget (--budget {written_at})")
     return stored
 
 
@@ -281,7 +287,7 @@ def run_compare(new, stored, papers=None) -> int:
     from .claims import claims as registered
     from .claims.compare import compare_reports
 
-    moved = compare_reports(new, _require_reports(stored), papers)
+    moved = compare_reports(new, Path(stored), papers)
     for claim_id, lines in moved.items():
         print(f"{claim_id}: moved")
         for line in lines[:5]:
@@ -553,7 +559,7 @@ def main(argv=None) -> int:
                 with _engine_settings(args):
                     _summary(run_checks(args.paper, args.budget, args.out, args.checkpoint))
             else:
-                stored = _require_reports(args.compare or _stored_reports(args.budget))
+                stored = _require_reports(args.compare or _stored_reports(args.budget), args.budget)
                 with _engine_settings(args), _output(args.out) as out:
                     _summary(run_checks(args.paper, args.budget, out, args.checkpoint))
                     return run_compare(out, stored, args.paper)

@@ -39,6 +39,12 @@ def _pair(X, Y):
     return X, Y
 
 
+def _check_kernel_matrix(X, Y) -> None:
+    """Refuse up front an (n_X, n_Y) kernel matrix beyond varlab's allocation limit."""
+    _validate.check_allocation("X", X.shape[0] * Y.shape[0],
+                               what=f"the ({X.shape[0]}, {Y.shape[0]}) kernel matrix")
+
+
 def _float64(X):
     if sp.issparse(X):
         if X.dtype != np.float64 or not X.has_canonical_format:
@@ -247,8 +253,7 @@ def gaussian(X: MatrixLike, Y: MatrixLike | None = None, *, gamma: float = 1.0) 
     gamma = _gamma(gamma)
     same = Y is None
     X, Y = _pair(X, Y)
-    _validate.check_allocation("X", X.shape[0] * Y.shape[0],
-                               what=f"the ({X.shape[0]}, {Y.shape[0]}) kernel matrix")
+    _check_kernel_matrix(X, Y)
     # (|u_i| + |v_i|)^2 summed over n_features terms stays below 2**1018
     e = _power_of_two_shift(_max_abs(X, Y), 508 - int(np.ceil(np.log2(max(X.shape[1], 1)) / 2)))
     Xs = _shifted(X, e)
@@ -580,8 +585,7 @@ def _scaled_distances(X, Y, scale: float, metric: str) -> np.ndarray:
     scale is applied with the power of two undone in one ``ldexp`` (inf where it overflows)."""
     same = Y is None
     X, Y = _pair(X, Y)
-    _validate.check_allocation("X", X.shape[0] * Y.shape[0],
-                               what=f"the ({X.shape[0]}, {Y.shape[0]}) kernel matrix")
+    _check_kernel_matrix(X, Y)
     largest = _max_abs(X, Y)
     if largest == 0.0 or X.shape[1] == 0:
         return np.zeros((X.shape[0], Y.shape[0]))
