@@ -10,7 +10,7 @@ from varlab.features import GRFF, AsKRFF, RandomMaclaurin
 EXTREME = np.array([[-1.7976931348623157e308, 0.0], [1.0, 2.2250738585072014e-308]])
 
 
-@pytest.mark.parametrize("kernel, kernel_params", [("gaussian", {"bandwidth": 1e-3}),
+@pytest.mark.parametrize("kernel, kernel_params", [("gaussian", {"lengthscale": 1e-3}),
                                                    ("delta_gaussian", {"bandwidths": (1e-3, 1e-2)})])
 @pytest.mark.parametrize("orthogonality", ["mutual", "separate"])
 @pytest.mark.parametrize("sampler", ["iid", "orthogonal"])

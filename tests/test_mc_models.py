@@ -89,7 +89,7 @@ class NormalizedGaussianKernelEstimate(Model):
         from varlab import spectral
         from varlab.features.samplers import get_sampler
 
-        w = get_sampler("iid").frequencies(spectral.Gaussian(bandwidth=self.bandwidth), n * k,
+        w = get_sampler("iid").frequencies(spectral.Gaussian(lengthscale=self.bandwidth), n * k,
                                            dimension, rng)
         z = np.zeros(dimension)
         z[0] = distance

@@ -94,12 +94,21 @@ def test_gaussian_density_and_norm_law():
 
 def test_parameters_repr_equality():
     g = Gaussian(2)
-    assert g.name == "gaussian" and g.parameters() == {"bandwidth": 2.0}
-    assert isinstance(g.parameters()["bandwidth"], float)
+    assert g.name == "gaussian" and g.parameters() == {"lengthscale": 2.0}
+    assert isinstance(g.parameters()["lengthscale"], float)
     assert g == Gaussian(2.0) and g != Gaussian(3.0) and hash(g) == hash(Gaussian(2.0))
-    assert repr(g) == "Gaussian(bandwidth=2.0)"
+    assert repr(g) == "Gaussian(lengthscale=2.0)"
     assert Gaussian(**g.parameters()) == g
-    assert Gaussian().bandwidth == 1.0
+    assert Gaussian().lengthscale == 1.0 and Gaussian(3.0).bandwidth == 3.0
+
+
+@pytest.mark.parametrize("name, old, value, lengthscale", [("gaussian", "bandwidth", 2.0, 2.0),
+                                                           ("laplacian", "gamma", 4.0, 0.25)])
+def test_old_scale_keywords_are_deprecated_aliases_of_lengthscale(name, old, value, lengthscale):
+    """One name for the scale in every measure (issue 32): the old keyword still works, warns."""
+    with pytest.warns(DeprecationWarning, match=f"{old}= is deprecated"):
+        measure = spectral.get_measure(name, **{old: value})
+    assert measure == spectral.get_measure(name, lengthscale=lengthscale)
 
 
 # -- validation -------------------------------------------------------------------------------------
@@ -109,7 +118,7 @@ def test_parameters_repr_equality():
     (1e-310, ValueError),     # 1/bandwidth overflows: frequencies would be inf
 ])
 def test_bad_bandwidth(bandwidth, error):
-    with pytest.raises(error, match="bandwidth"):
+    with pytest.raises(error, match="lengthscale"):
         Gaussian(bandwidth)
 
 
@@ -246,8 +255,8 @@ def test_parted_measure_validation():
     s = SignedMeasure(g, Gaussian(2.0))
     assert s.total_masses() == {"positive": 1.0, "negative": 1.0}   # default: 1 per given part
     assert s == SignedMeasure(Gaussian(1.0), Gaussian(2.0)) and hash(s) == hash(SignedMeasure(g, Gaussian(2.0)))
-    assert s.parameters()["positive"] == ("gaussian", {"bandwidth": 1.0})
-    assert "SignedMeasure(positive=Gaussian(bandwidth=1.0)" in repr(s)
+    assert s.parameters()["positive"] == ("gaussian", {"lengthscale": 1.0})
+    assert "SignedMeasure(positive=Gaussian(lengthscale=1.0)" in repr(s)
     with pytest.raises(ValueError, match="z must be finite"):
         s.kernel([np.nan])
 
@@ -260,7 +269,7 @@ def test_registry():
     for name, cls in spectral.measures().items():
         assert cls.name == name
         cls()                                             # constructible with defaults
-    assert spectral.get_measure("gaussian", bandwidth=2.0) == Gaussian(2.0)
+    assert spectral.get_measure("gaussian", lengthscale=2.0) == Gaussian(2.0)
     with pytest.raises(ValueError, match="name must be one of"):
         spectral.get_measure("laplace")
     with pytest.raises(TypeError, match="name must be a string"):

@@ -14,15 +14,16 @@ from varlab.features import RFF
 from varlab.features.samplers import get_sampler
 from varlab.mc import Z_MAX
 from varlab.testing import assert_agreement
-from varlab.theory import orthogonal, stationary
+from varlab.theory import orthogonal, stationary, stationary_kernel, stationary_kernels
 from varlab.theory.parameters import parameter
 
-RADIAL = ("exponential", "matern32", "matern52", "cauchy")
+#: the radial kernels beyond the Gaussian (registered)
+RADIAL = tuple(name for name in stationary_kernels(radial=True) if name != "gaussian")
 R = np.array([0.0, 1e-3, 0.1, 0.5, 1.0, 2.0, 3.0, 10.0])
 
 
 def _kernel_mp(name, r):
-    expr = stationary._KERNEL_EXPRS[name]
+    expr = stationary_kernel(name).expr
     return expr.subs(parameter("distance").symbol, sympy.Float(r, 60)).evalf(60)
 
 
@@ -32,8 +33,7 @@ def test_variances_are_sutherland_and_schneiders_at_equal_width(name):
     """Sutherland and Schneider 2015, Sec. 2: at D output columns Var = (1 + k(2z) - 2 k(z)^2) / D
     (paired, D/2 frequencies) and (1 + k(2z)/2 - k(z)^2) / D (random phase, D frequencies), with
     k from mpmath; varlab's per-frequency forms give the same at 1e-12."""
-    paired = getattr(stationary, f"{name}_paired_variance")
-    phase = getattr(stationary, f"{name}_phase_variance")
+    paired, phase = stationary_kernel(name).paired_variance, stationary_kernel(name).phase_variance
     D = 64
     for r in R[R > 0]:
         with mpmath.workdps(60):
@@ -55,8 +55,8 @@ def test_closed_forms_are_derived_symbolically():
         "cauchy": u ** 2 * (5 + 2 * u) / ((1 + 4 * u) * (1 + u) ** 2),
     }
     for name, form in forms.items():
-        assert sympy.simplify(stationary._PAIRED_FORMULAS[name].expr - form) == 0, name
-        assert sympy.simplify(stationary._PHASE_FORMULAS[name].expr - form - sympy.Rational(1, 2)) == 0, name
+        assert sympy.simplify(stationary_kernel(name).paired_variance.expr - form) == 0, name
+        assert sympy.simplify(stationary_kernel(name).phase_variance.expr - form - sympy.Rational(1, 2)) == 0, name
 
 
 def test_pairs_beat_random_phase_except_the_far_cauchy_kernel():
@@ -109,7 +109,7 @@ def test_bad_kernel_names_are_refused():
 
 
 # --- spectral measures and exact kernels -------------------------------------------------------------
-MEASURES = [("laplacian", {"gamma": 0.7}), ("exponential", {"lengthscale": 1.3}),
+MEASURES = [("laplacian", {"lengthscale": 1 / 0.7}), ("exponential", {"lengthscale": 1.3}),
             ("matern", {"nu": 1.5, "lengthscale": 0.8}), ("matern", {"nu": 2.5}), ("matern", {"nu": 0.7}),
             ("cauchy", {"lengthscale": 2.0})]
 
@@ -317,13 +317,13 @@ def test_the_large_dimension_expansion_is_the_quadrature_where_both_hold(name, m
         np.testing.assert_allclose(expansion, quadrature, rtol=1e-11)
 
 
-@pytest.mark.parametrize("name", stationary.RADIAL_KERNELS)
+@pytest.mark.parametrize("name", stationary_kernels(radial=True))
 def test_the_orf_theory_is_finite_over_the_whole_dimension_domain(name):
     """Dimension 1 to 1e12 (NaN from 1e7 before: scipy's Gauss-Jacobi rule), and C -> -r^2 k'(r)^2
     / (2d) as d grows (varlab's leading term; at r = 1 for the Gaussian it is
-    orthogonal.pair_covariance's -e^{-1} / (2d))."""
-    slope = {"gaussian": -np.exp(-0.5), "exponential": -np.exp(-1.0), "cauchy": -0.5,
-             "matern32": -3 * np.exp(-np.sqrt(3)), "matern52": -5 / 3 * (1 + np.sqrt(5)) * np.exp(-np.sqrt(5))}[name]
+    orthogonal.pair_covariance's -e^{-1} / (2d)); k'(1) by sympy from the declared profile."""
+    r = parameter("distance").symbol
+    slope = float(sympy.diff(stationary_kernel(name).expr, r).subs(r, 1))
     for d in (1, 7, 100, 101, 10 ** 4, 10 ** 7, 10 ** 12):
         covariance = stationary.radial_pair_covariance(name, d, [0.1, 1.0, 5.0])
         assert np.all(np.isfinite(covariance)) and np.all(covariance <= 1.0), (d, covariance)
@@ -334,46 +334,17 @@ def test_the_orf_theory_is_finite_over_the_whole_dimension_domain(name):
 
 def _gaussian_samplers():
     from varlab.features.samplers import available_samplers
-    from varlab.mc.models.stationary import _measure
 
-    measure = _measure("gaussian")
-    return [name for name, cls in available_samplers().items() if isinstance(measure, cls.measure_type)]
-
-
-@pytest.mark.parametrize("sampler", _gaussian_samplers())
-def test_stationary_rff_repetitions_are_independent_draws_of_the_sampler(sampler):
-    """The model's variance at k = 3, d = 2 is the variance over independent calls of the sampler
-    (one call a repetition), for every registered sampler: a sampler that couples all its rows
-    (moment matching, Sobol nets) must not couple the repetitions. Moment matching simulated the
-    i.i.d. value 0.05 where its law gives 5e-5."""
-    from varlab.features import get_sampler
-    from varlab.mc.models.stationary import _measure
-
-    n, k, d = 3000, 3, 2                 # k odd: antithetic pairs must not straddle two repetitions
-    result = mc.simulate("stationary_rff", k=[k], dimension=d, distance=1.0, sampler=sampler,
-                         n_repetitions=n, random_state=11, progress=False)
-    draw, measure, rng = get_sampler(sampler), _measure("gaussian"), np.random.default_rng(12)
-    z = np.full(d, 1.0 / np.sqrt(d))
-    estimates = np.array([np.mean(np.cos(draw.frequencies(measure, k, d, rng) @ z)) for _ in range(n)])
-    centred = estimates - estimates.mean()
-    variance = centred.var(ddof=1)
-    se = np.sqrt(max(np.mean(centred ** 4) - variance ** 2, 0.0) / n)
-    z_score = (result.variance[0, 0] - variance) / np.hypot(result.se_variance[0, 0], se)
-    assert abs(z_score) < 4.5, (sampler, result.variance[0, 0], variance, z_score)
-    # a sampler that declares its rows exact (Sampler.unbiased_for) gives an unbiased model
-    unbiased = draw.unbiased_for(measure)
-    assert mc.get_model("stationary_rff", sampler=sampler).unbiased == unbiased
-    if unbiased:
-        assert abs(result.mean[0, 0] - np.exp(-0.5)) <= 4.5 * result.se_mean[0, 0], (sampler, result.mean)
+    measure = spectral.kernel_measure("gaussian")
+    return [name for name, cls in available_samplers().items() if cls().accepts(measure)]
 
 
 def test_the_samplers_that_declare_exact_rows():
     """The capability that replaced the model's hand list of unbiased samplers (which left out
     the scrambled Sobol net, whose points are each uniform)."""
     from varlab.features import get_sampler
-    from varlab.mc.models.stationary import _measure
 
-    measure = _measure("gaussian")
+    measure = spectral.kernel_measure("gaussian")
     declared = {name for name in _gaussian_samplers() if get_sampler(name).unbiased_for(measure)}
     assert {"iid", "orthogonal", "antithetic", "fastfood", "scrambled_sobol"} <= declared
     assert not declared & {"moment_matching", "sobol", "structured_orthogonal"}

@@ -22,7 +22,7 @@ from numpy.typing import ArrayLike
 from . import _validate
 
 __all__ = ["correlation", "rbf_correlation", "folded_rbf", "gaussian", "gmm", "gmm_transform", "min_max",
-           "laplacian", "exponential", "matern", "cauchy",
+           "stationary", "laplacian", "exponential", "matern", "cauchy",
            "unit_rows"]
 
 #: what the public functions take for ``X`` and ``Y``: an array or a scipy.sparse matrix
@@ -608,6 +608,28 @@ def _scaled_distances(X, Y, scale: float, metric: str) -> np.ndarray:
         return np.ldexp(distances, int(exponent) - e, out=distances)
 
 
+def stationary(X: MatrixLike, Y: MatrixLike | None = None, *, kernel: str, gamma: float = 1.0) -> np.ndarray:
+    """The Gram matrix of the registered stationary ``kernel`` (``varlab.theory.
+    stationary_kernels()``) in its ``gamma`` convention (``StationaryKernel.gamma_words``): its
+    profile at r = ||u - v|| / lengthscale (``||u - v||_1`` for a cityblock kernel such as the
+    Laplacian), from exact distances (``_scaled_distances``): any finite input, dense or sparse.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.kernels import stationary
+    >>> stationary(np.array([[0.0, 0.0], [3.0, 4.0]]), kernel="rational_quadratic", gamma=0.16)   # (1 + 1)^-2
+    array([[1.  , 0.25],
+           [0.25, 1.  ]])
+    """
+    from .theory import stationary_kernel
+
+    declared = stationary_kernel(kernel)
+    scale = declared.frequency_scale(_gamma(gamma))
+    r = np.minimum(_scaled_distances(X, Y, scale, declared.metric), np.finfo(np.float64).max)
+    return declared.kernel(distance=r)
+
+
 def laplacian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     """exp(-gamma ||u - v||_1) (scikit-learn's ``laplacian_kernel``).
 
@@ -617,14 +639,7 @@ def laplacian(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     >>> round(float(laplacian([[0.0, 0.0]], [[1.0, -1.0]], gamma=0.5)[0, 0]), 12)      # exp(-1)
     0.367879441171
     """
-    return np.exp(-_scaled_distances(X, Y, _gamma(gamma), "cityblock"))
-
-
-def _radial(X, Y, scale, name: str) -> np.ndarray:
-    from .theory import stationary
-
-    r = np.minimum(_scaled_distances(X, Y, scale, "euclidean"), np.finfo(np.float64).max)
-    return stationary.kernel_value(name, r)
+    return stationary(X, Y, kernel="laplacian", gamma=gamma)
 
 
 def exponential(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
@@ -638,7 +653,7 @@ def exponential(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     array([[1.        , 0.36787944],
            [0.36787944, 1.        ]])
     """
-    return _radial(X, Y, _gamma(gamma), "exponential")
+    return stationary(X, Y, kernel="exponential", gamma=gamma)
 
 
 def matern(X, Y=None, *, nu: float = 1.5, gamma: float = 1.0) -> np.ndarray:
@@ -658,7 +673,7 @@ def matern(X, Y=None, *, nu: float = 1.5, gamma: float = 1.0) -> np.ndarray:
     names = {0.5: "exponential", 1.5: "matern32", 2.5: "matern52"}
     if nu not in names:
         raise ValueError(f"nu must be one of {sorted(names)}, got {nu!r}")
-    return _radial(X, Y, _gamma(gamma), names[nu])
+    return stationary(X, Y, kernel=names[nu], gamma=gamma)
 
 
 def cauchy(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
@@ -672,4 +687,4 @@ def cauchy(X, Y=None, *, gamma: float = 1.0) -> np.ndarray:
     array([[1. , 0.5],
            [0.5, 1. ]])
     """
-    return _radial(X, Y, np.sqrt(_gamma(gamma)), "cauchy")
+    return stationary(X, Y, kernel="cauchy", gamma=gamma)

@@ -26,8 +26,8 @@ from scipy.optimize import minimize_scalar
 
 from varlab.claims import Agreement, Identity, Ordering, Simulation
 from varlab.testing.verdict import format_number
-from varlab.features.samplers.orthogonal import _padded
-from varlab.theory import orthogonal, stationary
+from varlab.features.samplers.orthogonal import hadamard_size
+from varlab.theory import orthogonal, stationary, stationary_kernel, stationary_kernels
 from varlab.theory.parameters import parameter
 
 SS2015 = "Sutherland and Schneider 2015, 'On the error of random Fourier features', Sec. 2"
@@ -35,10 +35,23 @@ RR2007 = "Rahimi and Recht 2007, 'Random features for large-scale kernel machine
 YU2016 = "Yu et al. 2016, 'Orthogonal random features' (ORF)"
 LSS2013 = "Le, Sarlos and Smola 2013, 'Fastfood - approximating kernel expansions in loglinear time'"
 
-#: the kernels of the variance claims (the Laplacian at ||z||_1 = distance, the others at |z|)
-KERNELS = ("gaussian", "laplacian", "exponential", "matern32", "matern52", "cauchy")
+#: the kernels of the variance claims: every registered stationary kernel (a cityblock kernel such
+#: as the Laplacian at ||z||_1 = distance, the others at |z|)
+KERNELS = tuple(stationary_kernels())
 #: the radial kernels (orthogonal frequencies apply)
-RADIAL = stationary.RADIAL_KERNELS
+RADIAL = tuple(stationary_kernels(radial=True))
+
+
+def labels(names) -> str:
+    """The kernels' labels as prose: "the Gaussian, Laplacian and Cauchy kernels"."""
+    words = [stationary_kernel(name).label for name in names]
+    return f"the {', '.join(words[:-1])} and {words[-1]} kernels" if len(words) > 1 else f"the {words[0]} kernel"
+
+
+def _at(names) -> str:
+    """Where the points lie: |z|, and ||z||_1 for the cityblock kernels among ``names``."""
+    cityblock = [stationary_kernel(name).label for name in names if not stationary_kernel(name).radial]
+    return f"; the {', '.join(cityblock)} at ||z||_1 = 0.5, 1" if cityblock else ""
 #: "agrees with the formula": within 5% of the exact variance
 RELATIVE = 0.05
 #: "A below B" matters from 5% of B's variance on
@@ -73,13 +86,12 @@ def phase_at_equal_width(k, dimension, distance, kernel):
 
 Agreement(id=PAIRED_OWNER, source=f"varlab, from {SS2015}",
           statement="The variance of the paired cos/sin estimator with 8 i.i.d. frequencies equals "
-                    "((1 + k(2z))/2 - k(z)^2)/8 within 5% for the Gaussian, Laplacian, exponential, Matern 3/2, "
-                    "Matern 5/2 and Cauchy kernels (d = 4, |z| = 0.5, 1; the Laplacian at ||z||_1 = 0.5, 1).",
+                    f"((1 + k(2z))/2 - k(z)^2)/8 within 5% for {labels(KERNELS)} (d = 4, |z| = 0.5, 1{_at(KERNELS)}).",
           derived_by_varlab=True, model=PAIRED, theory=rff_variance, statistic="variance", tolerance=RELATIVE)
 
 Agreement(id=PHASE_OWNER, source=f"varlab, from {SS2015} and {RR2007}",
           statement="The variance of the random-phase estimator 2 cos(<w,x>+b) cos(<w,y>+b) with 16 i.i.d. "
-                    "frequencies equals (1 + k(2z)/2 - k(z)^2)/16 within 5% for the same six kernels and points.",
+                    f"frequencies equals (1 + k(2z)/2 - k(z)^2)/16 within 5% for the same {len(KERNELS)} kernels and points.",
           derived_by_varlab=True, model=PHASE, theory=rff_variance, statistic="variance", tolerance=RELATIVE)
 
 
@@ -93,7 +105,8 @@ def _pairs_beat_phase():
     literature = (1 + k2 - 2 * k * k) / (1 + k2 / 2 - k * k)          # SS2015 at D columns, ratio
     ratio_ok = sympy.simplify(literature - 4 * V / (2 * V + 1)) == 0
     rows, holds = [], ratio_ok
-    exprs = {name: expr.subs(parameter("distance").symbol, r) for name, expr in stationary._KERNEL_EXPRS.items()}
+    exprs = {name: stationary_kernel(name).expr.subs(parameter("distance").symbol, r)
+             for name in ("exponential", "matern32", "matern52")}
     gaussian = sympy.exp(-r ** 2 / 2)
     ok = sympy.simplify(gaussian.subs(r, 2 * r) - gaussian ** 4) == 0      # k(2z) = k^4: 2k^2 - k^4 > 0
     rows.append({"kernel": "gaussian", "2 k(z)^2 - k(2z)": "k^2 (2 - k^2), k in (0, 1)", "pairs win": "every z"})
@@ -139,8 +152,8 @@ Identity(id="varlab.beyond.pairs_beat_phase", source=f"varlab, from {SS2015}",
 
 Ordering(id="varlab.beyond.pairs_beat_phase.simulated", source=f"varlab, from {SS2015}",
          statement="At an equal output width of 16 columns (8 paired frequencies against 16 random-phase ones) "
-                   "the simulated variance of paired features is below that of random phase for the six kernels "
-                   "(d = 4, |z| = 0.5, 1).",
+                   f"the simulated variance of paired features is below that of random phase for the {len(KERNELS)} "
+                   "kernels (d = 4, |z| = 0.5, 1).",
          note="Effect size 5% of random phase's exact variance at that width; the exact ratios at these points are "
               "0.05 to 0.93 (largest for the exponential kernel at |z| = 1).",
          derived_by_varlab=True, lower=PAIRED, upper=PHASE, statistic="variance", effect_size=EFFECT,
@@ -164,8 +177,8 @@ def orf_variance(k, dimension, distance, kernel):
 
 Agreement(id=ORF_OWNER, source=f"varlab, from {YU2016}",
           statement="The variance of the paired estimator with 16 orthogonal frequencies (rows of S Q, norms from "
-                    "the kernel's radial law) equals varlab's V/k + P(k, d)/k^2 C, C by quadrature, within 5% for the "
-                    "Gaussian, exponential, Matern 3/2, 5/2 and Cauchy kernels (d = 4, 16; |z| = 1).",
+                    "the kernel's radial law) equals varlab's V/k + P(k, d)/k^2 C, C by quadrature, within 5% for "
+                    f"{labels(RADIAL)} (d = 4, 16; |z| = 1).",
           derived_by_varlab=True, model=ORF, theory=orf_variance, statistic="variance", tolerance=RELATIVE)
 
 # --- Fastfood ------------------------------------------------------------------------------------
@@ -226,13 +239,13 @@ SORF_OWNER = "varlab.beyond.fastfood.above_sorf"
 #: itself: 8x the budget resolves 5% of Var(iid) at the quick budget (4.5 SE = 0.046 at most; 0.10
 #: at the test budget); SORF's variance is smaller (2x), and Fastfood's at |z| = 5 is 1 (4x)
 FF_REPETITIONS, FF_FAR_REPETITIONS, SORF_REPETITIONS = 8, 4, 2
-FASTFOOD_GAUSSIAN = tuple(Simulation(FF_OWNER, f"fastfood{d}", "fastfood", (_padded(d),),
+FASTFOOD_GAUSSIAN = tuple(Simulation(FF_OWNER, f"fastfood{d}", "fastfood", (hadamard_size(d),),
                                      dict(dimension=d, distance=FF_DISTANCES), repetition_factor=FF_REPETITIONS)
                           for d in FF_DIMENSIONS)
-FASTFOOD_FAR = tuple(Simulation(FF_OWNER, f"fastfood{d}.far", "fastfood", (_padded(d),),
+FASTFOOD_FAR = tuple(Simulation(FF_OWNER, f"fastfood{d}.far", "fastfood", (hadamard_size(d),),
                                 dict(dimension=d, distance=FF_FAR), repetition_factor=FF_FAR_REPETITIONS)
                      for d in FF_DIMENSIONS)
-SORF_GAUSSIAN = tuple(Simulation(SORF_OWNER, f"sorf{d}", "sorf", (_padded(d),),
+SORF_GAUSSIAN = tuple(Simulation(SORF_OWNER, f"sorf{d}", "sorf", (hadamard_size(d),),
                                  dict(dimension=d, distance=FF_DISTANCES, through_sampler=False),
                                  repetition_factor=SORF_REPETITIONS)
                       for d in FF_DIMENSIONS)

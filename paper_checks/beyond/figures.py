@@ -4,15 +4,13 @@ from __future__ import annotations
 import numpy as np
 
 from varlab.plotting import figure, finish_axes, legend_below, plt
-from varlab.theory import stationary
+from varlab.theory import stationary, stationary_kernel
 
 from .claims import ORF, ORF_K, RADIAL
 
 #: d of the theory lines, and |z| at which they are evaluated (quadrature: about 0.3 s a point)
 DIMENSIONS = (4, 16, 64)
 DISTANCES = np.array([0.1, 0.3, 0.6, 1.0, 1.5, 2.0, 3.0, 4.0])
-_TITLES = {"gaussian": "Gaussian", "exponential": "exponential (Matern 1/2)", "matern32": "Matern 3/2",
-           "matern52": "Matern 5/2", "cauchy": "Cauchy"}
 
 
 def orf_ratio(kernel, d, distance):
@@ -46,7 +44,7 @@ def orf_ratio_figure(budget):
             ax.errorbar([r], [result.variance[p, 0] / base], yerr=[result.se_variance[p, 0] / base], fmt="o",
                         color=colour, ms=4)
         ax.axhline(1.0, color="grey", lw=0.8, ls=":")
-        ax.set(xlabel="|z|", title=_TITLES[kernel])
+        ax.set(xlabel="|z|", title=stationary_kernel(kernel).label)
     axes[0].set_ylabel("Var(ORF) / Var(iid)")
     finish_axes(*axes, legend_size=0)
     handles, labels = axes[0].get_legend_handles_labels()

@@ -30,40 +30,24 @@ import math
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.utils._param_validation import StrOptions
 
 from .. import _random, spectral
+from ..theory import stationary_kernel
 from .._validate import check_allocation
 from ._base import RANDOM_STATE, FeatureMap, declared
 from .samplers import Sampler, get_sampler
 
 __all__ = ["RFF"]
 
-_KERNELS = ("gaussian", "correlation", "laplacian", "exponential", "matern32", "matern52", "cauchy")
-
-
 def _measure(kernel: str, gamma: float):
-    """The spectral measure of ``kernel`` with parameter ``gamma`` (``RFF``'s table): Gaussian of
-    bandwidth 1/sqrt(gamma) (correlation) or 1/(sqrt2 sqrt(gamma)) (Gaussian; not forming 2 gamma,
-    which overflows for gamma > 8.9e307); the Laplacian exp(-gamma ||z||_1); exponential and Matern
-    of lengthscale 1/gamma; Cauchy 1/(1 + gamma ||z||^2), lengthscale 1/sqrt(gamma)."""
-    from ..spectral import stationary
-
-    if kernel in ("gaussian", "correlation"):
-        root = math.sqrt(gamma) if kernel == "correlation" else math.sqrt(2.0) * math.sqrt(gamma)
-        return spectral.Gaussian(1.0 / root)
-    try:
-        if kernel == "laplacian":
-            return stationary.Laplacian(gamma)
-        if kernel == "cauchy":
-            return stationary.CauchyKernel(1.0 / math.sqrt(gamma))
-        if kernel == "exponential":
-            return stationary.Exponential(1.0 / gamma)
-        return stationary.Matern(1.5 if kernel == "matern32" else 2.5, 1.0 / gamma)
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"gamma={gamma!r} is outside the range kernel={kernel!r} can draw finite "
-                         f"frequencies for (its lengthscale 1/gamma must be a finite float64 between "
-                         f"{64.0 / np.finfo(np.float64).max:.3g} and {np.finfo(np.float64).max / 64.0:.3g})") from None
+    """The spectral measure of ``kernel`` with parameter ``gamma``: for "correlation" the Gaussian
+    of lengthscale 1/sqrt(gamma) (|u - v|^2 = 2 (1 - rho) on unit rows); else the registered
+    stationary kernel's measure in its gamma convention (``varlab.spectral.kernel_measure``; e.g.
+    lengthscale 1/(sqrt2 sqrt(gamma)) for the Gaussian, never forming 2 gamma)."""
+    if kernel == "correlation":
+        return spectral.Gaussian(1.0 / math.sqrt(gamma))
+    stationary_kernel(kernel)                                  # ValueError naming the registered kernels
+    return spectral.kernel_measure(kernel, gamma=gamma)
 
 
 def _unit_rows(X, name: str = "X"):
@@ -107,7 +91,7 @@ class RFF(FeatureMap, name="rff"):
         scikit-learn's ``RBFSampler``), exp(-gamma (1 - rho)) for ``kernel="correlation"``
         (000, Eq. 14).
     kernel : {"gaussian", "correlation", "laplacian", "exponential", "matern32", "matern52", \
-"cauchy"}, default="gaussian"
+"cauchy", "rational_quadratic"} or a registered stationary kernel, default="gaussian"
         ``"gaussian"``: no row scaling, frequencies sqrt(2 gamma) r_j, i.e. N(0, 2 gamma I)
         (scikit-learn's ``RBFSampler``). ``"correlation"`` (paper 000's kernel): rows are scaled
         to unit l2 norm, frequencies are sqrt(gamma) r_j with r_j ~ N(0, I) (000, Eq. 15).
@@ -115,7 +99,11 @@ class RFF(FeatureMap, name="rff"):
         kernels): ``"laplacian"`` exp(-gamma ||x - y||_1) (scikit-learn's ``laplacian_kernel``;
         Cauchy frequencies, not radial: orthogonal samplers refuse it), ``"exponential"``
         exp(-gamma ||x - y||), ``"matern32"`` / ``"matern52"`` the Matern kernels of lengthscale
-        1/gamma (multivariate t frequencies), ``"cauchy"`` 1 / (1 + gamma ||x - y||^2).
+        1/gamma (multivariate t frequencies), ``"cauchy"`` 1 / (1 + gamma ||x - y||^2),
+        ``"rational_quadratic"`` (1 + gamma ||x - y||^2 / 4)^-2 (frequencies from its gamma
+        mixing law); any kernel registered with ``varlab.theory.StationaryKernel`` works, in its
+        ``gamma_words`` convention. gamma must keep the frequencies finite in float64 (e.g. at
+        most 2.8e306 for the exponential and Matern kernels, whose frequencies grow as gamma).
     normalize : bool, default=False
         If True, NRFF: every output row is divided by its l2 norm, so that the inner product of
         two outputs is the ratio of 000, Eq. (19).
@@ -141,7 +129,7 @@ class RFF(FeatureMap, name="rff"):
     ----------
     frequencies_ : ndarray of shape (n_features_in_, n_components)
         The frequencies, one per column: column j is row j of
-        ``sampler.frequencies(Gaussian(bandwidth), n_components, n_features_in_, rng)``, with
+        ``sampler.frequencies(Gaussian(lengthscale), n_components, n_features_in_, rng)``, with
         bandwidth 1/sqrt(gamma) (correlation kernel; w_j = sqrt(gamma) r_j, r_j ~ N(0, I) for
         ``"iid"``) or 1/sqrt(2 gamma) (Gaussian kernel; w_j = sqrt(2 gamma) r_j). They are drawn in
         float64 and stored in the dtype of the data passed to ``fit`` (cast once there), so a
@@ -194,7 +182,7 @@ class RFF(FeatureMap, name="rff"):
     _parameter_constraints = {
         "n_components": [declared("k")],
         "gamma": [declared("gamma")],
-        "kernel": [StrOptions(set(_KERNELS))],
+        "kernel": [str],                   # "correlation" or a registered stationary kernel (checked in fit)
         "normalize": ["boolean"],
         "phase": ["boolean"],
         "paired": ["boolean"],

@@ -18,7 +18,7 @@ subclasses implement ``_pdf``/``_rvs``. A class registers itself by being define
 (``class Gaussian(RadialMeasure, name="gaussian")``); :func:`measures` lists the registry.
 
 >>> from varlab import spectral
->>> g = spectral.Gaussian(bandwidth=2.0)
+>>> g = spectral.Gaussian(lengthscale=2.0)
 >>> float(g.kernel([0.0, 2.0]))            # exp(-|z|^2 / (2 * 2^2))
 0.606530659713
 >>> g.rvs(3, 2, random_state=0).shape
@@ -42,7 +42,7 @@ from .._registry import Registry
 from ..theory.parameters import parameter
 
 __all__ = ["SpectralMeasure", "RadialMeasure", "Gaussian", "SignedMeasure", "ComplexMeasure",
-           "as_signed", "as_complex", "measures", "get_measure"]
+           "as_signed", "as_complex", "measures", "get_measure", "kernel_measure"]
 
 _REGISTRY = Registry("spectral measure", __name__)
 _KINDS = ("probability", "signed", "complex")
@@ -89,7 +89,65 @@ def get_measure(name: str, **parameters):
     return cls(**parameters)
 
 
+def kernel_measure(kernel: str, *, gamma: float | None = None, lengthscale: float = 1.0) -> SpectralMeasure:
+    """The spectral measure of the registered stationary ``kernel`` (``varlab.theory.
+    stationary_kernels()``) at ``lengthscale``, or at the lengthscale of ``gamma`` in the
+    kernel's convention (``StationaryKernel.gamma_words``): its declared measure, or
+    ``ScaleMixture`` (``varlab.spectral.stationary``) for a scale mixture declared without one.
+
+    Examples
+    --------
+    >>> from varlab.spectral import kernel_measure
+    >>> kernel_measure("matern32", gamma=4.0)
+    Matern(nu=1.5, lengthscale=0.25)
+    >>> kernel_measure("cauchy", gamma=4.0)                   # 1/(1 + gamma |z|^2): lengthscale 1/sqrt(gamma)
+    CauchyKernel(lengthscale=0.5)
+    >>> kernel_measure("rational_quadratic")
+    ScaleMixture(kernel='rational_quadratic', lengthscale=1.0)
+    """
+    from ..theory import stationary_kernel
+
+    declared = stationary_kernel(kernel)
+    if gamma is not None:
+        gamma = float(_validate.positive(gamma, "gamma"))
+        lengthscale = declared.lengthscale(gamma)
+        if not 64.0 / np.finfo(np.float64).max <= lengthscale < math.inf:
+            factor, power = declared.gamma
+            low = (np.finfo(np.float64).max / 64.0) ** (1.0 / power) / factor
+            raise ValueError(f"gamma={gamma!r} is outside the range kernel={kernel!r} can draw finite frequencies "
+                             f"for: {declared.gamma_words}, so the frequencies grow as gamma^{power:g} and overflow "
+                             f"float64 beyond gamma = {low:.3g} (and the lengthscale overflows below gamma = "
+                             f"{1.0 / (factor * np.finfo(np.float64).max ** (1.0 / power)):.3g})")
+    name, options = declared.measure or ("scale_mixture", {"kernel": kernel})
+    return get_measure(name, lengthscale=lengthscale, **options)
+
+
 # -- argument checks ---------------------------------------------------------------------------
+def renamed(value, old_value, old: str, new: str = "lengthscale"):
+    """``value``, or ``old_value`` with a DeprecationWarning where the caller used the old keyword
+    ``old`` (every measure calls its scale ``lengthscale``)."""
+    if old_value is None:
+        return value
+    import warnings
+
+    warnings.warn(f"{old}= is deprecated: the scale of every spectral measure is {new}=", DeprecationWarning,
+                  stacklevel=3)
+    return old_value
+
+
+def lengthscale_of(value, name: str = "lengthscale") -> float:
+    """A lengthscale: one real number, at least 64 / 1.8e308 (so that the frequencies, of order
+    1/lengthscale, are finite)."""
+    array = parameter("bandwidth").validate(value, name)
+    if array.ndim != 0:
+        raise TypeError(f"{name} must be a single real number > 0, got {value!r}")
+    value = float(array)
+    if not math.isfinite(64.0 / value):
+        raise ValueError(f"{name} must be at least {64.0 / np.finfo(np.float64).max:.3g} "
+                         f"(so that the frequencies, of order 1/{name}, are finite), got {value!r}")
+    return value
+
+
 def _count(value, name: str, declared: str) -> int:
     """A scalar integer validated by the declared parameter ``declared``, reported as ``name``."""
     array = parameter(declared).validate(value, name)
@@ -240,7 +298,9 @@ class SpectralMeasure(_Registered):
 class RadialMeasure(SpectralMeasure):
     """A rotation-invariant measure: w = |w| theta with theta uniform on the sphere, so that
     k(z) depends on |z| only. Subclasses implement ``_norm_law(d)`` (a frozen scipy.stats
-    distribution of |w| in dimension d) and ``_kernel_of_distance(r, d)``.
+    distribution of |w| in dimension d) and ``_kernel_of_distance(r, d)``, and declare
+    ``fast_ppf``: whether the norm law's ``ppf`` is a closed form or a vectorised root finder
+    (the QMC samplers map every point through it, and refuse a measure without one).
 
     Examples
     --------
@@ -254,6 +314,9 @@ class RadialMeasure(SpectralMeasure):
     >>> round(float(g.norm_law(2).mean()), 10), round(math.sqrt(math.pi / 2), 10)   # |w| ~ chi(2)
     (1.2533141373, 1.2533141373)
     """
+
+    #: whether ``norm_law(d).ppf`` is fast (closed form or vectorised); QMC needs it
+    fast_ppf = True
 
     def norm_law(self, d):
         """The law of |w| in dimension ``d``, a frozen ``scipy.stats`` distribution."""
@@ -283,12 +346,13 @@ def _chi_law(d: int, scale: float):
 
 
 class Gaussian(RadialMeasure, name="gaussian"):
-    """Spectral measure of the Gaussian kernel k(z) = exp(-|z|^2 / (2 bandwidth^2)):
-    w ~ N(0, I / bandwidth^2) (003, Eq. 3 and the text after it; 000, Eq. 14-15 with
-    bandwidth = 1/sqrt(gamma) on unit vectors, where |u - v|^2 = 2 (1 - rho)).
+    """Spectral measure of the Gaussian kernel k(z) = exp(-|z|^2 / (2 lengthscale^2)):
+    w ~ N(0, I / lengthscale^2) (003, Eq. 3 and the text after it, where the lengthscale is the
+    bandwidth sigma; 000, Eq. 14-15 with lengthscale = 1/sqrt(gamma) on unit vectors, where
+    |u - v|^2 = 2 (1 - rho)). ``bandwidth=`` is the deprecated name of ``lengthscale``.
 
-    ``rvs(n, d, rng)`` is exactly ``rng.standard_normal((n, d)) / bandwidth`` (C order), so
-    that draws are predictable; |w| ~ ``scipy.stats.chi(d, scale=1/bandwidth)``.
+    ``rvs(n, d, rng)`` is exactly ``rng.standard_normal((n, d)) / lengthscale`` (C order), so
+    that draws are predictable; |w| ~ ``scipy.stats.chi(d, scale=1/lengthscale)``.
 
     Examples
     --------
@@ -296,39 +360,38 @@ class Gaussian(RadialMeasure, name="gaussian"):
     >>> g = Gaussian(0.5)
     >>> float(g.kernel_of_distance(0.5))       # exp(-1/2)
     0.606530659713
-    >>> round(float(g.norm_law(3).mean()), 6)  # E|w| = 2 sqrt(2/pi) / bandwidth in d = 3
+    >>> round(float(g.norm_law(3).mean()), 6)  # E|w| = 2 sqrt(2/pi) / lengthscale in d = 3
     3.191538
     """
 
-    def __init__(self, bandwidth=1.0):
-        b = parameter("bandwidth").validate(bandwidth)
-        if b.ndim != 0:
-            raise TypeError(f"bandwidth must be a single real number > 0, got {bandwidth!r}")
-        b = float(b)
-        if not math.isfinite(64.0 / b):
-            raise ValueError(f"bandwidth must be at least {64.0 / np.finfo(np.float64).max:.3g} "
-                             f"(so that the frequencies N(0, 1/bandwidth^2) are finite), got {bandwidth!r}")
-        super().__init__(bandwidth=b)
-        self.bandwidth = b
+    def __init__(self, lengthscale=1.0, *, bandwidth=None):
+        b = lengthscale_of(renamed(lengthscale, bandwidth, "bandwidth"))
+        super().__init__(lengthscale=b)
+        self.lengthscale = b
+
+    @property
+    def bandwidth(self) -> float:
+        """The lengthscale (003's bandwidth sigma)."""
+        return self.lengthscale
 
     def _rvs(self, n, d, rng):
         w = rng.standard_normal((n, d))
-        w /= self.bandwidth
+        w /= self.lengthscale
         return w
 
     def _kernel_of_distance(self, r, d):
         with np.errstate(over="ignore"):
-            scaled = r / self.bandwidth
+            scaled = r / self.lengthscale
             return np.exp(-0.5 * scaled * scaled)
 
     def _norm_law(self, d):
-        return _chi_law(d, 1.0 / self.bandwidth)
+        return _chi_law(d, 1.0 / self.lengthscale)
 
     def _logdensity(self, w):
         d = w.shape[-1]
         with np.errstate(over="ignore"):
-            scaled = _norm(w) * self.bandwidth
-            return d * (math.log(self.bandwidth) - 0.5 * math.log(2.0 * math.pi)) - 0.5 * scaled * scaled
+            scaled = _norm(w) * self.lengthscale
+            return d * (math.log(self.lengthscale) - 0.5 * math.log(2.0 * math.pi)) - 0.5 * scaled * scaled
 
 
 # ===========================================================================================

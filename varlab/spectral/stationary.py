@@ -1,8 +1,8 @@
 """Spectral measures of the Laplacian, exponential, Matern and Cauchy kernels.
 
-* ``Laplacian(gamma)``: k(z) = exp(-gamma ||z||_1) (scikit-learn's ``laplacian_kernel``) is a
-  product over coordinates of exp(-gamma |z_i|), the characteristic function of Cauchy(0, gamma):
-  w has independent Cauchy coordinates. The law is not rotation invariant (not a RadialMeasure), so
+* ``Laplacian(lengthscale)``: k(z) = exp(-||z||_1 / l) (scikit-learn's ``laplacian_kernel`` with
+  gamma = 1/l) is a product over coordinates of exp(-|z_i| / l), the characteristic function of
+  Cauchy(0, 1/l): w has independent Cauchy coordinates. The law is not rotation invariant (not a RadialMeasure), so
   the orthogonal, structured and Fastfood samplers refuse it.
 * ``Matern(nu, lengthscale)``: k(r) = 2^{1-nu}/Gamma(nu) a^nu K_nu(a), a = sqrt(2 nu) r / l
   (Rasmussen and Williams 2006, Eq. 4.14), whose spectral density is proportional to
@@ -14,6 +14,14 @@
   (varlab's derivation): w = sqrt(2 tau) g / l, the multivariate symmetric Laplace law (in d = 1
   the Laplace density e^{-l|w|} l/2, the Fourier pair of the exponential kernel). Radial:
   P(|w| > r) = 2 (s/2)^{d/2} K_{d/2}(s) / Gamma(d/2), s = r l (:class:`RadialLaplace`).
+* ``ScaleMixture(kernel, lengthscale)``: any registered Gaussian scale mixture
+  (``varlab.theory.stationary_kernels``) without a measure of its own, w = sqrt(A) g / l with A
+  from the kernel's mixing law (e.g. the rational quadratic); its norm law has no fast ppf, so
+  the QMC samplers refuse it.
+
+Every measure calls its scale ``lengthscale`` (the old ``gamma=`` of the Laplacian and
+``bandwidth=`` of the Gaussian are deprecated aliases); :func:`kernel_measure` builds the measure of
+a registered kernel from the kernel's ``gamma`` convention (``varlab.spectral.kernel_measure``).
 
 >>> from varlab import spectral
 >>> m = spectral.get_measure("matern", nu=1.5, lengthscale=2.0)
@@ -29,37 +37,28 @@ import math
 import numpy as np
 import scipy.special as sc
 import scipy.stats
+from scipy import integrate
 from scipy.optimize import elementwise
 
 from .. import _validate
-from ..theory import stationary as theory
-from ..theory.parameters import parameter
-from . import RadialMeasure, SpectralMeasure, _norm
+from ..theory import stationary_kernel, stationary_kernels
+from . import RadialMeasure, SpectralMeasure, _norm, lengthscale_of, renamed
 
-__all__ = ["Laplacian", "Matern", "Exponential", "CauchyKernel", "RadialT", "RadialLaplace"]
-
-
-def _positive_scalar(value, name: str) -> float:
-    array = parameter("bandwidth").validate(value, name)
-    if array.ndim != 0:
-        raise TypeError(f"{name} must be a single real number > 0, got {value!r}")
-    value = float(array)
-    if not math.isfinite(64.0 / value) or not math.isfinite(64.0 * value):
-        raise ValueError(f"{name} must be in [{64.0 / np.finfo(np.float64).max:.3g}, "
-                         f"{np.finfo(np.float64).max / 64.0:.3g}] so that the frequencies are finite, got {value!r}")
-    return value
+__all__ = ["Laplacian", "Matern", "Exponential", "CauchyKernel", "ScaleMixture", "RadialT", "RadialLaplace",
+           "RadialScaleMixture"]
 
 
 class Laplacian(SpectralMeasure, name="laplacian"):
-    """Spectral measure of the Laplacian kernel exp(-gamma ||z||_1): independent Cauchy(0, gamma)
-    coordinates (a product measure, not radial: orthogonal samplers do not apply).
+    """Spectral measure of the Laplacian kernel exp(-||z||_1 / lengthscale): independent
+    Cauchy(0, 1/lengthscale) coordinates (a product measure, not radial: orthogonal samplers do
+    not apply). ``gamma=`` (= 1/lengthscale) is deprecated.
 
     Examples
     --------
     >>> from varlab.spectral.stationary import Laplacian
-    >>> round(float(Laplacian(0.5).kernel([1.0, -1.0])), 12)       # exp(-0.5 * 2)
+    >>> round(float(Laplacian(2.0).kernel([1.0, -1.0])), 12)       # exp(-2 / 2)
     0.367879441171
-    >>> Laplacian(0.5).rvs(2, 3, random_state=0).shape
+    >>> Laplacian(2.0).rvs(2, 3, random_state=0).shape
     (2, 3)
     """
 
@@ -68,22 +67,24 @@ class Laplacian(SpectralMeasure, name="laplacian"):
                   "so orthogonal rows with radial norms would not have its law; use sampler='iid' (or "
                   "'antithetic')")
 
-    def __init__(self, gamma=1.0):
-        gamma = _positive_scalar(gamma, "gamma")
-        super().__init__(gamma=gamma)
-        self.gamma = gamma
+    def __init__(self, lengthscale=1.0, *, gamma=None):
+        if gamma is not None:
+            gamma = 1.0 / lengthscale_of(1.0 / _validate.positive(gamma, "gamma"), "1/gamma")
+        lengthscale = lengthscale_of(renamed(lengthscale, None if gamma is None else 1.0 / gamma, "gamma"))
+        super().__init__(lengthscale=lengthscale)
+        self.lengthscale = lengthscale
 
     def _rvs(self, n, d, rng):
         w = rng.standard_cauchy((n, d))
-        w *= self.gamma
+        w /= self.lengthscale
         return w
 
     def _kernel(self, z):
         with np.errstate(over="ignore"):
-            return np.exp(-self.gamma * np.sum(np.abs(z), axis=-1))
+            return np.exp(-np.sum(np.abs(z), axis=-1) / self.lengthscale)
 
     def _logdensity(self, w):
-        g = self.gamma
+        g = 1.0 / self.lengthscale
         return np.sum(math.log(g / math.pi) - np.log(g * g + np.square(w)), axis=-1)
 
 
@@ -207,7 +208,14 @@ class RadialLaplace(scipy.stats.rv_continuous):
 
 _RADIAL_T = RadialT(a=0.0, name="radial_t")
 _RADIAL_LAPLACE = RadialLaplace(a=0.0, name="radial_laplace")
-_NU_FORMULAS = {0.5: theory.exponential_kernel, 1.5: theory.matern32_kernel, 2.5: theory.matern52_kernel}
+
+
+def _matern_profile(nu: float):
+    """The registered profile of the Matern kernel of smoothness nu, or None (scipy's K_nu)."""
+    for declared in stationary_kernels(radial=True).values():
+        if declared.measure == ("matern", {"nu": nu}):
+            return declared.kernel
+    return None
 
 
 class Matern(RadialMeasure, name="matern"):
@@ -232,7 +240,7 @@ class Matern(RadialMeasure, name="matern"):
         nu = _validate.positive(nu, "nu")
         if np.ndim(nu) != 0:
             raise TypeError(f"nu must be a single real number > 0, got {nu!r}")
-        lengthscale = _positive_scalar(lengthscale, "lengthscale")
+        lengthscale = lengthscale_of(lengthscale)
         super().__init__(nu=float(nu), lengthscale=lengthscale)
         self.nu, self.lengthscale = float(nu), lengthscale
 
@@ -244,11 +252,11 @@ class Matern(RadialMeasure, name="matern"):
 
     def _kernel_of_distance(self, r, d):
         s = np.minimum(r / self.lengthscale, np.finfo(np.float64).max)
-        formula = _NU_FORMULAS.get(self.nu)
+        formula = _matern_profile(self.nu)
         if formula is not None:
             return formula(distance=s)
         a = math.sqrt(2.0 * self.nu) * s
-        with np.errstate(over="ignore", under="ignore", invalid="ignore"):
+        with np.errstate(over="ignore", under="ignore", invalid="ignore", divide="ignore"):
             value = np.exp((1.0 - self.nu) * math.log(2.0) - sc.gammaln(self.nu) + self.nu * np.log(a)
                            + np.log(sc.kve(self.nu, a)) - a)
         return np.where(a == 0, 1.0, np.nan_to_num(value, nan=0.0))
@@ -296,7 +304,7 @@ class CauchyKernel(RadialMeasure, name="cauchy"):
     """
 
     def __init__(self, lengthscale=1.0):
-        lengthscale = _positive_scalar(lengthscale, "lengthscale")
+        lengthscale = lengthscale_of(lengthscale)
         super().__init__(lengthscale=lengthscale)
         self.lengthscale = lengthscale
 
@@ -307,7 +315,104 @@ class CauchyKernel(RadialMeasure, name="cauchy"):
         return g
 
     def _kernel_of_distance(self, r, d):
-        return theory.cauchy_kernel(distance=np.minimum(r / self.lengthscale, np.finfo(np.float64).max))
+        return stationary_kernel("cauchy").kernel(distance=np.minimum(r / self.lengthscale, np.finfo(np.float64).max))
 
     def _norm_law(self, d):
         return _RADIAL_LAPLACE(d, scale=1.0 / self.lengthscale)
+
+
+class RadialScaleMixture(scipy.stats.rv_continuous):
+    """|w| of w = sqrt(A) g, g ~ N(0, I_d), A from a mixing law (``varlab.theory``'s
+    ``GammaMixing``, ...; lengthscale 1): |w|^2 = A chi^2_d. cdf, sf and pdf are E_A of the chi
+    ones, integrated over the quantile u of A (A = ppf(u), a bounded integrand on (0, 1)) by
+    ``scipy.integrate.quad_vec`` to 1e-12; draws are exact; the ppf is scipy's generic root
+    finder (slow: measures built on it declare ``fast_ppf = False``).
+
+    Examples
+    --------
+    >>> from varlab.spectral.stationary import RadialScaleMixture
+    >>> from varlab.theory.stationary_registry import GammaMixing
+    >>> law = RadialScaleMixture(GammaMixing(1.0, 2.0), a=0.0, name="radial_scale_mixture")
+    >>> round(float(law.sf(1.0, 1)), 10)                     # d = 1, A = 2 Exp(1): the Laplace law, e^{-1}
+    0.3678794412
+    """
+
+    def __init__(self, mixing, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.mixing = mixing
+
+    def _updated_ctor_param(self):
+        return {**super()._updated_ctor_param(), "mixing": self.mixing}      # freezing re-creates the law
+
+    def _argcheck(self, d):
+        return d > 0
+
+    def _over_mixing(self, function, x, d):
+        """E_A function(x / sqrt(A), d) / sqrt(A)^power, as an integral over A's quantile."""
+        x, d = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(d, dtype=np.float64))
+        flat_x, flat_d = x.ravel(), d.ravel()
+
+        def integrand(u):
+            a = self.mixing.ppf(u)
+            with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+                return np.nan_to_num(function(flat_x / math.sqrt(a), flat_d, a))
+
+        value, _ = integrate.quad_vec(integrand, 0.0, 1.0, epsabs=1e-13, epsrel=1e-12)
+        return value.reshape(x.shape)
+
+    def _cdf(self, x, d):
+        return self._over_mixing(lambda s, d, a: scipy.stats.chi.cdf(s, d), x, d)
+
+    def _sf(self, x, d):
+        return self._over_mixing(lambda s, d, a: scipy.stats.chi.sf(s, d), x, d)
+
+    def _pdf(self, x, d):
+        return self._over_mixing(lambda s, d, a: scipy.stats.chi.pdf(s, d) / math.sqrt(a), x, d)
+
+    def _munp(self, n, d):
+        return self.mixing.moment(0.5 * n) * 2.0 ** (0.5 * n) * np.exp(sc.gammaln(0.5 * (d + n)) - sc.gammaln(0.5 * d))
+
+    def _rvs(self, d, size=None, random_state=None):
+        return np.sqrt(self.mixing.rvs(size, random_state) * random_state.chisquare(d, size=size))
+
+
+class ScaleMixture(RadialMeasure, name="scale_mixture"):
+    """Spectral measure of a registered Gaussian scale-mixture kernel (``kernel``, a name of
+    ``varlab.theory.stationary_kernels(radial=True)``) that has no measure class of its own: w =
+    sqrt(A) g / lengthscale, A from the kernel's mixing law, so that E cos <w, z> = E_A
+    exp(-A |z|^2 / (2 l^2)) = k(|z| / l). The norm law (:class:`RadialScaleMixture`) has no fast
+    ppf: ``fast_ppf = False``, and the QMC samplers refuse this measure.
+
+    Examples
+    --------
+    >>> from varlab.spectral.stationary import ScaleMixture
+    >>> m = ScaleMixture("rational_quadratic", lengthscale=2.0)
+    >>> round(float(m.kernel_of_distance(2.0)), 12)          # (1 + 1/4)^-2
+    0.64
+    >>> m.rvs(4, 3, random_state=0).shape
+    (4, 3)
+    """
+
+    fast_ppf = False
+
+    def __init__(self, kernel="rational_quadratic", lengthscale=1.0):
+        declared = stationary_kernel(kernel)
+        if not declared.radial:
+            raise ValueError(f"kernel {kernel!r} is not a radial kernel (a Gaussian scale mixture)")
+        lengthscale = lengthscale_of(lengthscale)
+        super().__init__(kernel=kernel, lengthscale=lengthscale)
+        self.kernel_name, self.lengthscale = kernel, lengthscale
+        self._declared = declared
+        self._law = RadialScaleMixture(declared.mixing, a=0.0, name=f"radial_{kernel}")
+
+    def _rvs(self, n, d, rng):
+        g = rng.standard_normal((n, d))
+        g *= np.sqrt(self._declared.mixing.rvs((n, 1), rng)) / self.lengthscale
+        return g
+
+    def _kernel_of_distance(self, r, d):
+        return self._declared.kernel(distance=np.minimum(r / self.lengthscale, np.finfo(np.float64).max))
+
+    def _norm_law(self, d):
+        return self._law(d, scale=1.0 / self.lengthscale)
+

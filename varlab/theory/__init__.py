@@ -1,12 +1,16 @@
 """Closed forms of the papers, one module per family (rff, nrff, gcws), each a ``Formula``
 (symbolic or computed, numeric, high precision) with its source, over the declared parameters
 of ``parameters``; sympy re-derivations in ``derivations`` and ``gcws_derivation``.
-``formulas()`` lists every Formula (each registers itself when defined; theory modules are
+``stationary_kernels()`` the registered shift-invariant kernels (``stationary_registry``; each
+generates its Formulas). ``formulas()`` lists every Formula (each registers itself when defined; theory modules are
 discovered, not listed), ``parameters()`` every declared parameter. Theory never imports
 features or mc.
 """
 from . import gcws, nrff, rff
 from .formula import Formula, formulas
 from .parameters import Parameter, parameter, parameters
+from .stationary_registry import StationaryKernel, stationary_kernel, stationary_kernels
+from . import stationary  # noqa: E402,F401  (declares the built-in stationary kernels)
 
-__all__ = ["Formula", "Parameter", "formulas", "gcws", "nrff", "parameter", "parameters", "rff"]
+__all__ = ["Formula", "Parameter", "StationaryKernel", "formulas", "gcws", "nrff", "parameter", "parameters", "rff",
+           "stationary_kernel", "stationary_kernels"]

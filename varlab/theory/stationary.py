@@ -54,52 +54,22 @@ import scipy.special as sc
 import sympy
 
 from ._blocks import pairs
-from .formula import Formula, _doctests
-from .orthogonal import _R_COEFFICIENTS, _confluent
+from .formula import _doctests
+from .orthogonal import _R_COEFFICIENTS, _confluent, iid_variance, iid_variance_phase
 from .parameters import parameter
+from .stationary_registry import (GammaMixing, InverseGammaMixing, PointMixing, StationaryKernel, paired_variance_of,
+                                  phase_variance_of, stationary_kernel, stationary_kernels)
 
 __all__ = ["exponential_kernel", "matern32_kernel", "matern52_kernel", "cauchy_kernel",
            "exponential_paired_variance", "exponential_phase_variance", "matern32_paired_variance",
            "matern32_phase_variance", "matern52_paired_variance", "matern52_phase_variance",
            "cauchy_paired_variance", "cauchy_phase_variance", "paired_variance_of", "phase_variance_of",
            "equal_width_ratio", "kernel_value", "paired_variance", "radial_pair_covariance",
-           "radial_pair_covariance_mp", "orf_variance", "RADIAL_KERNELS", "KERNELS"]
+           "radial_pair_covariance_mp", "orf_variance"]
 
 _R = parameter("distance").symbol
-_SOURCE_SS = "Sutherland and Schneider 2015, 'On the error of random Fourier features', Sec. 2"
 #: beyond this exponent e^{-x} x^n is 0 in float64 for the powers used here
 _UNDERFLOW = 800.0
-
-
-def paired_variance_of(k, k2):
-    """(1 + k(2z)) / 2 - k(z)^2: Var cos <w, z> for any shift-invariant kernel (Sutherland and
-    Schneider 2015, Sec. 2), from the kernel values k = k(z) and k2 = k(2z). Works on numbers,
-    arrays and sympy expressions.
-
-    Examples
-    --------
-    >>> import sympy
-    >>> from varlab.theory import stationary
-    >>> stationary.paired_variance_of(0.5, 0.25)                 # k(z) = 1/2, k(2z) = 1/4
-    0.375
-    >>> r = sympy.Symbol("r", positive=True)
-    >>> stationary.paired_variance_of(sympy.exp(-r), sympy.exp(-2 * r))     # the exponential kernel
-    1/2 - exp(-2*r)/2
-    """
-    return (1 + k2) / 2 - k * k
-
-
-def phase_variance_of(k, k2):
-    """1 + k(2z)/2 - k(z)^2: Var of one random-phase sample 2 cos(<w, x> + b) cos(<w, y> + b)
-    (Sutherland and Schneider 2015, Sec. 2); always ``paired_variance_of(k, k2) + 1/2``.
-
-    Examples
-    --------
-    >>> from varlab.theory import stationary
-    >>> stationary.phase_variance_of(0.5, 0.25)                  # 0.375 + 1/2
-    0.875
-    """
-    return 1 + k2 / 2 - k * k
 
 
 def equal_width_ratio(paired):
@@ -120,7 +90,12 @@ def equal_width_ratio(paired):
     return float(ratio) if ratio.ndim == 0 else ratio
 
 
-# -- kernels --------------------------------------------------------------------------------------
+# -- stable numpy forms of the profiles k(r) and of the paired variances V(r) ------------------------
+def _gaussian(distance):
+    with np.errstate(over="ignore"):
+        return np.exp(-0.5 * np.square(distance))
+
+
 def _exponential(distance):
     return np.exp(-distance)
 
@@ -142,28 +117,11 @@ def _cauchy(distance):
         return 1.0 / (1.0 + np.square(distance))
 
 
-_A3, _A5 = sympy.sqrt(3) * _R, sympy.sqrt(5) * _R
-_KERNEL_EXPRS = {
-    "exponential": sympy.exp(-_R),
-    "matern32": (1 + _A3) * sympy.exp(-_A3),
-    "matern52": (1 + _A5 + _A5 ** 2 / 3) * sympy.exp(-_A5),
-    "cauchy": 1 / (1 + _R ** 2),
-}
-_KERNEL_WORDS = {
-    "exponential": "exponential / Matern-1/2 exp(-r) (the Laplacian exp(-gamma ||z||_1) with r = gamma ||z||_1)",
-    "matern32": "Matern 3/2 (1 + sqrt3 r) exp(-sqrt3 r)",
-    "matern52": "Matern 5/2 (1 + sqrt5 r + 5 r^2/3) exp(-sqrt5 r)",
-    "cauchy": "Cauchy kernel 1/(1 + r^2)",
-}
-_KERNEL_SOURCES = {
-    "exponential": "Rasmussen and Williams 2006, Eq. (4.14) with nu = 1/2",
-    "matern32": "Rasmussen and Williams 2006, Eq. (4.17), nu = 3/2",
-    "matern52": "Rasmussen and Williams 2006, Eq. (4.17), nu = 5/2",
-    "cauchy": "the Cauchy kernel (Rasmussen and Williams 2006, rational quadratic with alpha = 1)",
-}
+def _rational_quadratic(distance):
+    with np.errstate(over="ignore"):
+        return 1.0 / np.square(1.0 + 0.25 * np.square(distance))
 
 
-# -- paired variances, without cancellation ----------------------------------------------------------
 def _paired_exponential(distance):
     return -0.5 * np.expm1(-2.0 * distance)
 
@@ -179,131 +137,111 @@ def _paired_matern52(distance):
     return 0.5 * (sc.gammainc(4.0, x) - tail)
 
 
-def _paired_cauchy(distance):
+def _near_far(u, near, far):
+    """near(w) for u <= 1, far(1/u) beyond (a rational form with positive coefficients in each
+    variable: no cancellation, no overflow)."""
     with np.errstate(over="ignore", under="ignore"):
-        u = np.square(distance)
         v = 1.0 / np.where(u > 1.0, u, 1.0)
         w = np.minimum(u, 1.0)
-        near = w * w * (5.0 + 2.0 * w) / ((1.0 + 4.0 * w) * np.square(1.0 + w))
-        far = (5.0 * v + 2.0) / ((v + 4.0) * np.square(v + 1.0))
-    return np.where(u > 1.0, far, near)
+        return np.where(u > 1.0, far(v), near(w))
 
 
-_KERNELS_NUMERIC = {"exponential": _exponential, "matern32": _matern32, "matern52": _matern52,
-                    "cauchy": _cauchy}
-_PAIRED_NUMERIC = {"exponential": _paired_exponential, "matern32": _paired_matern32,
-                   "matern52": _paired_matern52, "cauchy": _paired_cauchy}
-_PAIRED_FORMS = {"exponential": "P(1, 2r)/2 = (1 - e^{-2r})/2", "matern32": "P(3, 2 sqrt3 r)/2",
-                 "matern52": "(P(4, x) - e^{-x} x^4/72)/2, x = 2 sqrt5 r",
-                 "cauchy": "u^2 (5 + 2u)/((1 + 4u)(1 + u)^2), u = r^2"}
-
-_KERNEL_EXAMPLES = {
-    "exponential": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.exponential_kernel(distance=1.0), 10)     # exp(-1)
-        0.3678794412
-        """,
-    "matern32": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.matern32_kernel(distance=1.0), 10)     # (1 + sqrt3) e^{-sqrt3}
-        0.4833577246
-        """,
-    "matern52": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.matern52_kernel(distance=1.0), 10)     # (1 + sqrt5 + 5/3) e^{-sqrt5}
-        0.5239941088
-        """,
-    "cauchy": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.cauchy_kernel(distance=1.0), 10)     # 1 / (1 + 1)
-        0.5
-        """,
-}
-_PAIRED_EXAMPLES = {
-    "exponential": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.exponential_paired_variance(distance=1.0), 10)     # (1 - e^{-2}) / 2
-        0.4323323584
-        """,
-    "matern32": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.matern32_paired_variance(distance=1.0), 10)     # P(3, 2 sqrt3) / 2
-        0.3362309852
-        """,
-    "matern52": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.matern52_paired_variance(distance=1.0), 10)
-        0.2947602835
-        """,
-    "cauchy": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.cauchy_paired_variance(distance=1.0), 10)     # u = 1: 7 / 20
-        0.35
-        """,
-}
-_PHASE_EXAMPLES = {
-    "exponential": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.exponential_phase_variance(distance=1.0), 10)     # the paired variance + 1/2
-        0.9323323584
-        """,
-    "matern32": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.matern32_phase_variance(distance=1.0), 10)
-        0.8362309852
-        """,
-    "matern52": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.matern52_phase_variance(distance=1.0), 10)
-        0.7947602835
-        """,
-    "cauchy": """
-        >>> from varlab.theory import stationary
-        >>> round(stationary.cauchy_phase_variance(distance=1.0), 10)
-        0.85
-        """,
-}
-
-#: the kernels of this module, by name
-KERNELS = tuple(_KERNEL_EXPRS)
-_KERNEL_FORMULAS, _PAIRED_FORMULAS, _PHASE_FORMULAS = {}, {}, {}
-for _name, _expr in _KERNEL_EXPRS.items():
-    _double = _expr.subs(_R, 2 * _R)
-    _KERNEL_FORMULAS[_name] = Formula(
-        name=f"stationary.{_name}_kernel", parameters=("distance",), expr=_expr,
-        numeric=_KERNELS_NUMERIC[_name], source=_KERNEL_SOURCES[_name],
-        description=f"the {_KERNEL_WORDS[_name]}, r = |z| / lengthscale", examples=_KERNEL_EXAMPLES[_name])
-    _PAIRED_FORMULAS[_name] = Formula(
-        name=f"stationary.{_name}_paired_variance", parameters=("distance",),
-        expr=paired_variance_of(_expr, _double), numeric=_PAIRED_NUMERIC[_name],
-        source=f"varlab, from {_SOURCE_SS}: (1 + k(2z))/2 - k(z)^2 = {_PAIRED_FORMS[_name]}",
-        description=f"Var cos<w, z> of one paired cos/sin frequency, {_KERNEL_WORDS[_name]}",
-        derived_by_varlab=True, examples=_PAIRED_EXAMPLES[_name])
-    _PHASE_FORMULAS[_name] = Formula(
-        name=f"stationary.{_name}_phase_variance", parameters=("distance",),
-        expr=phase_variance_of(_expr, _double),
-        numeric=lambda distance, _paired=_PAIRED_NUMERIC[_name]: _paired(distance) + 0.5,
-        source=f"varlab, from {_SOURCE_SS}: 1 + k(2z)/2 - k(z)^2 = the paired variance + 1/2",
-        description=f"Var of one random-phase sample 2 cos(<w,x>+b) cos(<w,y>+b), {_KERNEL_WORDS[_name]}",
-        derived_by_varlab=True, examples=_PHASE_EXAMPLES[_name])
-
-exponential_kernel, matern32_kernel, matern52_kernel, cauchy_kernel = _KERNEL_FORMULAS.values()
-(exponential_paired_variance, matern32_paired_variance, matern52_paired_variance,
- cauchy_paired_variance) = _PAIRED_FORMULAS.values()
-(exponential_phase_variance, matern32_phase_variance, matern52_phase_variance,
- cauchy_phase_variance) = _PHASE_FORMULAS.values()
+def _paired_cauchy(distance):
+    return _near_far(np.square(distance),
+                     lambda w: w * w * (5.0 + 2.0 * w) / ((1.0 + 4.0 * w) * np.square(1.0 + w)),
+                     lambda v: (5.0 * v + 2.0) / ((v + 4.0) * np.square(v + 1.0)))
 
 
-def _kernel_name(kernel: str) -> str:
-    allowed = ("gaussian",) + KERNELS
-    if not isinstance(kernel, str) or kernel not in allowed + ("laplacian",):
-        raise ValueError(f"kernel must be one of {list(allowed + ('laplacian',))}, got {kernel!r}")
-    return "exponential" if kernel == "laplacian" else kernel
+def _paired_rational_quadratic(distance):
+    def polynomial(x, coefficients):
+        return np.polyval(coefficients, x)
+
+    return _near_far(0.25 * np.square(distance),
+                     lambda w: (w * w * polynomial(w, (8.0, 36.0, 65.0, 60.0, 14.0))
+                                / (np.square(np.square(1.0 + w)) * np.square(1.0 + 4.0 * w))),
+                     lambda v: (polynomial(v, (14.0, 60.0, 65.0, 36.0, 8.0))
+                                / (np.square(np.square(v + 1.0)) * np.square(v + 4.0))))
+
+
+def _matern_density(nu):
+    """|w|'s density at lengthscale 1, up to a constant: t^(d-1) (2 nu + t^2)^-(nu + d/2)
+    (Rasmussen and Williams 2006, Eq. 4.15)."""
+    return lambda t, half: t ** (2 * half - 1) * (2 * nu + t * t) ** (-(nu + half))
+
+
+def _gamma_mixture_density(shape, scale):
+    """|w|'s density for w = sqrt(A) g, A = scale Gamma(shape), up to a constant (varlab: the
+    Gaussian density integrated over A): t^(d-1) (t / c)^(shape - d/2) K_(shape - d/2)(2 t / c), c
+    = sqrt(2 scale)."""
+    c = mpmath.sqrt(2 * mpmath.mpf(scale))
+    return lambda t, half: t ** (2 * half - 1) * (t / c) ** (shape - half) * mpmath.besselk(shape - half, 2 * t / c)
+
+
+# -- the declarations ------------------------------------------------------------------------------
+_RW = "Rasmussen and Williams 2006"
+_A3, _A5 = sympy.sqrt(3) * _R, sympy.sqrt(5) * _R
+_LENGTHSCALE_GAMMA = (1.0, 1.0)
+_LENGTHSCALE_ROOT_GAMMA = (1.0, 0.5)
+
+GAUSSIAN = StationaryKernel(
+    "gaussian", label="Gaussian", words="Gaussian exp(-r^2/2)", source=f"{_RW}, Eq. (4.9) (squared exponential)",
+    expr=sympy.exp(-_R ** 2 / 2), numeric=_gaussian, paired=iid_variance, phase=iid_variance_phase,
+    check=(0.6065306597, 0.1997882004), gamma=(2.0, 0.5),
+    gamma_words="exp(-gamma |z|^2) (lengthscale 1/sqrt(2 gamma))",
+    mixing=PointMixing(), norm_density_mp=lambda t, half: t ** (2 * half - 1) * mpmath.exp(-t * t / 2),
+    measure=("gaussian", {}))
+EXPONENTIAL = StationaryKernel(
+    "exponential", label="exponential", words="exponential / Matern-1/2 exp(-r)", source=f"{_RW}, Eq. (4.14) with nu = 1/2",
+    expr=sympy.exp(-_R), numeric=_exponential, paired=_paired_exponential,
+    paired_form="P(1, 2r)/2 = (1 - e^{-2r})/2", check=(0.3678794412, 0.4323323584),
+    gamma=_LENGTHSCALE_GAMMA, gamma_words="exp(-gamma |z|) (lengthscale 1/gamma)",
+    mixing=InverseGammaMixing(0.5), norm_density_mp=_matern_density(mpmath.mpf(1) / 2),
+    measure=("exponential", {}))
+LAPLACIAN = StationaryKernel(
+    "laplacian", label="Laplacian", words="Laplacian exp(-gamma ||z||_1), the exponential profile in r = gamma ||z||_1",
+    source="scikit-learn's laplacian_kernel; Rahimi and Recht 2007 (Cauchy frequencies)",
+    same_profile_as="exponential", metric="cityblock", gamma=_LENGTHSCALE_GAMMA,
+    gamma_words="exp(-gamma ||z||_1) (lengthscale 1/gamma)", measure=("laplacian", {}))
+MATERN32 = StationaryKernel(
+    "matern32", label="Matern 3/2", words="Matern 3/2 (1 + sqrt3 r) exp(-sqrt3 r)", source=f"{_RW}, Eq. (4.17), nu = 3/2",
+    expr=(1 + _A3) * sympy.exp(-_A3), numeric=_matern32, paired=_paired_matern32,
+    paired_form="P(3, 2 sqrt3 r)/2", check=(0.4833577246, 0.3362309852),
+    gamma=_LENGTHSCALE_GAMMA, gamma_words="Matern 3/2 of lengthscale 1/gamma",
+    mixing=InverseGammaMixing(1.5), norm_density_mp=_matern_density(mpmath.mpf(3) / 2),
+    measure=("matern", {"nu": 1.5}))
+MATERN52 = StationaryKernel(
+    "matern52", label="Matern 5/2", words="Matern 5/2 (1 + sqrt5 r + 5 r^2/3) exp(-sqrt5 r)", source=f"{_RW}, Eq. (4.17), nu = 5/2",
+    expr=(1 + _A5 + _A5 ** 2 / 3) * sympy.exp(-_A5), numeric=_matern52, paired=_paired_matern52,
+    paired_form="(P(4, x) - e^{-x} x^4/72)/2, x = 2 sqrt5 r", check=(0.5239941088, 0.2947602835),
+    gamma=_LENGTHSCALE_GAMMA, gamma_words="Matern 5/2 of lengthscale 1/gamma",
+    mixing=InverseGammaMixing(2.5), norm_density_mp=_matern_density(mpmath.mpf(5) / 2),
+    measure=("matern", {"nu": 2.5}))
+CAUCHY = StationaryKernel(
+    "cauchy", label="Cauchy", words="Cauchy kernel 1/(1 + r^2)",
+    source=f"the Cauchy kernel ({_RW}, rational quadratic with alpha = 1)",
+    expr=1 / (1 + _R ** 2), numeric=_cauchy, paired=_paired_cauchy,
+    paired_form="u^2 (5 + 2u)/((1 + 4u)(1 + u)^2), u = r^2", check=(0.5, 0.35),
+    gamma=_LENGTHSCALE_ROOT_GAMMA, gamma_words="1/(1 + gamma |z|^2) (lengthscale 1/sqrt(gamma))",
+    mixing=GammaMixing(1.0, 2.0), norm_density_mp=lambda t, half: t ** half * mpmath.besselk(half - 1, t),
+    measure=("cauchy", {}))
+RATIONAL_QUADRATIC = StationaryKernel(
+    "rational_quadratic", label="rational quadratic", words="rational quadratic (1 + r^2/4)^-2 (alpha = 2)",
+    source=f"{_RW}, Eq. (4.19) with alpha = 2",
+    expr=(1 + _R ** 2 / 4) ** -2, numeric=_rational_quadratic, paired=_paired_rational_quadratic,
+    paired_form="u^2 (8u^4 + 36u^3 + 65u^2 + 60u + 14)/((1 + u)^4 (1 + 4u)^2), u = r^2/4",
+    check=(0.64, 0.2154), gamma=_LENGTHSCALE_ROOT_GAMMA,
+    gamma_words="(1 + gamma |z|^2/4)^-2 (lengthscale 1/sqrt(gamma))",
+    mixing=GammaMixing(2.0, 0.5), norm_density_mp=_gamma_mixture_density(2, mpmath.mpf(1) / 2))
+
+exponential_kernel, exponential_paired_variance, exponential_phase_variance = EXPONENTIAL.formulas.values()
+matern32_kernel, matern32_paired_variance, matern32_phase_variance = MATERN32.formulas.values()
+matern52_kernel, matern52_paired_variance, matern52_phase_variance = MATERN52.formulas.values()
+cauchy_kernel, cauchy_paired_variance, cauchy_phase_variance = CAUCHY.formulas.values()
 
 
 def kernel_value(kernel: str, distance):
-    """k(r) of ``kernel`` ("gaussian": exp(-r^2/2); the Laplacian is the exponential in
-    r = gamma ||z||_1).
+    """k(r) of the registered ``kernel`` (``stationary_kernels()``; "gaussian": exp(-r^2/2); the
+    Laplacian is the exponential profile in r = ||z||_1 / lengthscale).
 
     Examples
     --------
@@ -313,17 +251,12 @@ def kernel_value(kernel: str, distance):
     >>> round(float(stationary.kernel_value("gaussian", 1.0)), 10)    # exp(-1/2)
     0.6065306597
     """
-    kernel = _kernel_name(kernel)
-    if kernel == "gaussian":
-        r = parameter("distance").validate(distance)
-        with np.errstate(over="ignore"):
-            return np.exp(-0.5 * np.square(r))
-    return _KERNEL_FORMULAS[kernel](distance=distance)
+    return stationary_kernel(kernel).kernel(distance=distance)
 
 
 def paired_variance(kernel: str, distance):
-    """Var cos <w, z> of one i.i.d. paired frequency for ``kernel`` (the Gaussian's is
-    ``orthogonal.iid_variance``).
+    """Var cos <w, z> of one i.i.d. paired frequency for the registered ``kernel`` (the Gaussian's
+    is ``orthogonal.iid_variance``).
 
     Examples
     --------
@@ -331,41 +264,10 @@ def paired_variance(kernel: str, distance):
     >>> round(float(stationary.paired_variance("cauchy", 3.0)), 8)    # > 1/2: random phase wins here
     0.50351351
     """
-    kernel = _kernel_name(kernel)
-    if kernel == "gaussian":
-        from .orthogonal import iid_variance
-        return iid_variance(distance=distance)
-    return _PAIRED_FORMULAS[kernel](distance=distance)
+    return stationary_kernel(kernel).paired_variance(distance=distance)
 
 
 # -- orthogonal frequencies: the pair covariance of a radial kernel --------------------------------
-#: the radial kernels (Gaussian scale mixtures) whose ORF pair covariance is computed here
-RADIAL_KERNELS = ("gaussian", "exponential", "matern32", "matern52", "cauchy")
-_MATERN_NU = {"exponential": 0.5, "matern32": 1.5, "matern52": 2.5}
-
-
-def _mixing_nodes(kernel: str, n: int):
-    """(A, weights) of a quadrature rule for the law of A, the variance of w given its mixing
-    (w = sqrt(A) g): Matern nu: A = nu / G, G ~ Gamma(nu), by the exp-sinh rule G =
-    exp(pi/2 sinh t) (trapezoid in t: exponentially convergent despite the algebraic end
-    behaviour G^{d/2} of the integrand); Cauchy: A = 2 tau, tau ~ Exp(1), by Gauss-Laguerre (the
-    integrand is smooth in tau); Gaussian: A = 1."""
-    if kernel == "gaussian":
-        return np.ones(1), np.ones(1)
-    if kernel == "cauchy":
-        x, w = sc.roots_laguerre(n)
-        return 2.0 * x, w / w.sum()
-    nu = _MATERN_NU[kernel]
-    t = np.linspace(-_EXP_SINH_RANGE, _EXP_SINH_RANGE, n)
-    g = np.exp(0.5 * math.pi * np.sinh(t))
-    w = np.exp((nu - 1.0) * np.log(g) - g - sc.gammaln(nu)) * g * 0.5 * math.pi * np.cosh(t) * (t[1] - t[0])
-    return nu / g, w / w.sum()
-
-
-#: the exp-sinh rule's range in t: G from exp(-pi/2 sinh 3.6) = 1e-8 to e^{28} (weights below 1e-15)
-_EXP_SINH_RANGE = 3.6
-
-
 #: beyond this dimension a scale mixture's pair covariance takes c(x) = 1F1(d; d/2; -x) - e^{-2x}
 #: from its expansion in 1/n (n = d/2) to n^-7 (``_large_dimension_covariance``), not scipy's
 #: hyp1f1 (which takes ~100 us an evaluation for x > 5 at d ~ 1e4); measured against the hyp1f1
@@ -413,6 +315,15 @@ def _large_dimension_covariance(d: float, x):
         return np.where(x < 400.0, np.exp(-2.0 * x) * total, 0.0)
 
 
+def _radial(kernel: str):
+    """The registered radial kernel ``kernel`` (the Laplacian, an l1 kernel, is refused)."""
+    declared = stationary_kernel(kernel)
+    if not declared.radial:
+        radial = sorted(stationary_kernels(radial=True))
+        raise ValueError(f"kernel must be one of the radial kernels {radial}, got {kernel!r}")
+    return declared
+
+
 def radial_pair_covariance(kernel: str, dimension: int, distance, nodes: int = 96):
     """C = Cov(cos<w_i, z>, cos<w_j, z>) for two rows of one orthogonal block (ORF, rows of S Q,
     norms from the radial law) of ``kernel`` in R^``dimension``, at r = ``distance`` (lengthscale
@@ -434,13 +345,11 @@ def radial_pair_covariance(kernel: str, dimension: int, distance, nodes: int = 9
     >>> round(c * 2e9 / (3 * math.exp(-math.sqrt(3))) ** 2, 6)
     -1.0
     """
-    if kernel not in RADIAL_KERNELS:            # the Laplacian (l1) kernel is not radial
-        raise ValueError(f"kernel must be one of the radial kernels {list(RADIAL_KERNELS)}, got {kernel!r}")
-    kernel = _kernel_name(kernel)
+    mixing = _radial(kernel).mixing
     d = int(parameter("dimension").validate(dimension))
     r = np.asarray(parameter("distance").validate(distance), dtype=np.float64)
     b, wb = _beta_nodes(0.5 * d, max(2, min(nodes, 64)))
-    a, wa = _mixing_nodes(kernel, nodes)
+    a, wa = mixing.nodes(nodes)
     a1, a2, bb = a[:, None, None], a[None, :, None], b[None, None, :]
     weights = wa[:, None, None] * wa[None, :, None] * wb[None, None, :]
     q = a1 * bb + a2 * (1.0 - bb)
@@ -448,7 +357,7 @@ def radial_pair_covariance(kernel: str, dimension: int, distance, nodes: int = 9
     for index, value in np.ndenumerate(r):          # a few distances; each a vectorised cube
         s = value * value
         with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-            c = (_confluent(d, 0.5 * s * q)[1] if d <= _EXPANSION_DIMENSION or kernel == "gaussian"
+            c = (_confluent(d, 0.5 * s * q)[1] if d <= _EXPANSION_DIMENSION or a.size == 1
                  else _large_dimension_covariance(float(d), 0.5 * s * q))
             t = np.abs(s * (a1 - a2) * (bb - 0.5))
             spread = 0.5 * np.exp(-0.5 * s * (a1 + a2) + t) * np.square(np.expm1(-t))
@@ -473,22 +382,11 @@ def radial_pair_covariance_mp(kernel: str, dimension: int, distance: float, dps:
     >>> round(float(stationary.radial_pair_covariance_mp("gaussian", 4, 1.0, dps=8)), 8)   # = orthogonal.pair_covariance
     -0.039342
     """
-    if kernel not in RADIAL_KERNELS:
-        raise ValueError(f"kernel must be one of the radial kernels {list(RADIAL_KERNELS)}, got {kernel!r}")
+    declared = _radial(kernel)
     with mpmath.workdps(dps + 10):
         r, half = mpmath.mpf(distance), mpmath.mpf(int(dimension)) / 2
-        if kernel == "gaussian":
-            density = lambda t: t ** (2 * half - 1) * mpmath.exp(-t * t / 2)          # noqa: E731
-            k = mpmath.exp(-r * r / 2)
-        elif kernel == "cauchy":
-            density = lambda t: t ** half * mpmath.besselk(half - 1, t)                # noqa: E731
-            k = 1 / (1 + r * r)
-        else:
-            nu = mpmath.mpf(_MATERN_NU[kernel])
-            density = lambda t: t ** (2 * half - 1) * (2 * nu + t * t) ** (-(nu + half))   # noqa: E731
-            a = mpmath.sqrt(2 * nu) * r
-            k = {"exponential": mpmath.exp(-a), "matern32": (1 + a) * mpmath.exp(-a),
-                 "matern52": (1 + a + a * a / 3) * mpmath.exp(-a)}[kernel]
+        density = lambda t: declared.norm_density_mp(t, half)                   # noqa: E731
+        k = declared.kernel.mp(dps=dps + 10, distance=distance)
         norm = mpmath.quad(density, [0, 1, mpmath.inf])
 
         def omega(t):

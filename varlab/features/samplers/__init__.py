@@ -101,11 +101,14 @@ class Sampler(ParamsMixin):
 
     coupling : {"independent", "blocks", "all"}
         How the rows of one draw depend on each other: "independent" (i.i.d. rows: a draw of
-        n m rows is n draws of m rows), "blocks" (coupled within blocks, the blocks independent:
-        ``_block(d)`` rows for the blocked orthogonal samplers, else ``prefix_granularity``; n
-        draws of whole blocks are one draw of their rows), "all" (every row of a call is
+        n m rows is n draws of m rows), "blocks" (coupled within blocks of ``block_size(d)``
+        rows, the blocks independent: n draws of whole blocks are one draw of their rows), "all"
+        (every row of a call is
         coupled, e.g. a whitened or low-discrepancy set: n draws need n calls). A simulation
         draws its repetitions in one call only when that keeps them independent.
+    needs_fast_ppf : bool
+        Whether the sampler maps every point through the measure's norm law ``ppf`` (QMC), and so
+        refuses a RadialMeasure whose ``fast_ppf`` is False.
     exact_rows : bool
         Whether every row of a draw has the measure's law (i.i.d., orthogonal rows with radial
         norms, antithetic pairs, Fastfood, scrambled nets), so that a random-feature estimate
@@ -140,6 +143,7 @@ class Sampler(ParamsMixin):
     prefix_granularity: int = 1
     coupling: str = "independent"
     exact_rows: bool = False
+    needs_fast_ppf: bool = False
     measure_type: type = SpectralMeasure
     fast_product_from: int | None = None
     joint_frequencies = None
@@ -165,13 +169,26 @@ class Sampler(ParamsMixin):
         """
         return self.exact_rows and isinstance(measure, self.measure_type)
 
+    def block_size(self, d: int) -> int | None:
+        """Rows per independent block of a draw in R^d (``coupling``): 1 for independent rows,
+        ``prefix_granularity`` for blocks (``BlockSampler`` subclasses give their own), None
+        where every row of a call is coupled.
+
+        Examples
+        --------
+        >>> from varlab.features import get_sampler
+        >>> [get_sampler(name).block_size(5) for name in ("iid", "antithetic", "orthogonal", "sobol")]
+        [1, 2, 5, None]
+        """
+        return {"independent": 1, "blocks": self.prefix_granularity}.get(self.coupling)
+
     def frequencies(self, measure, m, d, random_state=None) -> np.ndarray:
         """An (m, d) float64 array whose rows are the frequencies w_1..w_m for ``measure`` in R^d.
 
         ``random_state``: None, int, SeedSequence, Generator (used directly; it advances) or
         RandomState (see :mod:`varlab._random`).
         """
-        self._check_measure(measure)
+        self.check_measure(measure)
         m = _count(m, "m", "m")
         d = _count(d, "d", "dimension")
         self._check_size(m, d)
@@ -182,13 +199,31 @@ class Sampler(ParamsMixin):
                                f"{w.shape}, expected float64 of shape {(m, d)}")
         return w
 
-    def _check_measure(self, measure) -> None:
+    def accepts(self, measure) -> bool:
+        """Whether the sampler draws from ``measure`` (its ``measure_type``, and a fast norm-law
+        ppf where ``needs_fast_ppf``); ``frequencies`` refuses the others with the reason.
+
+        Examples
+        --------
+        >>> from varlab import spectral
+        >>> from varlab.features import get_sampler
+        >>> [get_sampler(name).accepts(spectral.kernel_measure("rational_quadratic")) for name in ("orthogonal", "sobol")]
+        [True, False]
+        """
+        return isinstance(measure, self.measure_type) and (not self.needs_fast_ppf or getattr(measure, "fast_ppf", True))
+
+    def check_measure(self, measure) -> None:
         """TypeError unless ``measure`` is a ``measure_type``, with the measure's own reason where
-        it gives one (``not_radial``: e.g. the Laplacian's product of Cauchy laws)."""
+        it gives one (``not_radial``: e.g. the Laplacian's product of Cauchy laws), and unless its
+        norm law has the fast ppf the sampler maps every point through (``needs_fast_ppf``)."""
         if not isinstance(measure, self.measure_type):
             reason = getattr(measure, "not_radial", None) if self.measure_type.__name__ == "RadialMeasure" else None
             raise TypeError(f"measure must be a {self.measure_type.__name__} for sampler {self.name!r}, "
                             f"got {measure!r}" + (f": {reason}" if reason else ""))
+        if self.needs_fast_ppf and not getattr(measure, "fast_ppf", True):
+            raise TypeError(f"sampler {self.name!r} maps every point through the norm law's ppf, and "
+                            f"the measure {measure!r} has no fast one (fast_ppf = False: scipy's generic root finder, one "
+                            "point at a time); use sampler='iid', 'orthogonal' or 'antithetic'")
 
     def _frequencies(self, measure, m: int, d: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
@@ -223,7 +258,7 @@ class IID(Sampler, name="iid"):
     --------
     >>> from varlab import spectral
     >>> from varlab.features import IID
-    >>> IID().frequencies(spectral.Gaussian(bandwidth=2.0), 5, 3, random_state=0).shape
+    >>> IID().frequencies(spectral.Gaussian(lengthscale=2.0), 5, 3, random_state=0).shape
     (5, 3)
     """
 

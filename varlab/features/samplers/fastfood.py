@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import _random
-from .orthogonal import _Blocked, _padded, fwht
+from .orthogonal import BlockSampler, fwht, hadamard_size
 
 __all__ = ["Fastfood", "FastfoodFactors", "fastfood_directions", "FAST_PRODUCT_FROM"]
 
@@ -65,7 +65,7 @@ def fastfood_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: i
     >>> np.linalg.norm(directions, axis=1).round(12)
     array([1., 1., 1., 1.])
     """
-    p = _padded(d)
+    p = hadamard_size(d)
     signs = np.where(rng.random((n_blocks, p)) < 0.5, -1.0, 1.0)
     permutations = np.argsort(rng.random((n_blocks, p)), axis=1)
     gaussians = rng.standard_normal((n_blocks, p))
@@ -136,7 +136,7 @@ class FastfoodFactors:
         return out
 
 
-class Fastfood(_Blocked, name="fastfood"):
+class Fastfood(BlockSampler, name="fastfood"):
     """Fastfood (Le, Sarlos and Smola 2013): directions from S H G Pi H B per block of p (fast
     Walsh-Hadamard), norms from the radial law. Each row's direction is uniform (unbiased); the
     rows of a block are dependent (variance measured). Offers the fast structured product
@@ -159,12 +159,12 @@ class Fastfood(_Blocked, name="fastfood"):
     fast_product_from = FAST_PRODUCT_FROM
     exact_rows = True               # each row of H G Pi H B is Gaussian: its direction is uniform
 
-    def _block(self, d):
-        return _padded(d)
+    def block_size(self, d):
+        return hadamard_size(d)
 
     def elements(self, m, d):
         """m rows of width p (the Walsh-Hadamard chains, twice), the three diagonals and the output."""
-        p = _padded(d)
+        p = hadamard_size(d)
         return 2 * m * p + 3 * -(-m // p) * p + m * d
 
     def _directions(self, rng, n_blocks, d, m):
@@ -173,10 +173,10 @@ class Fastfood(_Blocked, name="fastfood"):
     def factored(self, measure, m, d, random_state=None):
         """(W, FastfoodFactors): ``frequencies(measure, m, d, random_state)`` (the same draw) and
         its factored form, whose ``product`` is X W^T."""
-        self._check_measure(measure)
+        self.check_measure(measure)
         rng = _random.generator(random_state)
         self._check_size(m, d)
-        n_blocks = -(-m // self._block(d))
+        n_blocks = -(-m // self.block_size(d))
         directions, signs, permutations, gaussians, row_scale = fastfood_directions(rng, n_blocks, d, m)
         norms = np.asarray(measure.norm_law(d).rvs(size=m, random_state=rng), dtype=np.float64)
         w = np.ascontiguousarray(directions * norms[:, None])

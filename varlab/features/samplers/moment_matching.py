@@ -126,7 +126,7 @@ def _coordinate_scale(measure, d: int) -> float:
     """sqrt(E|w|^2 / d): the standard deviation of one coordinate of a radial measure
     (1/sigma for the Gaussian, without squaring sigma, which overflows for sigma > 1.3e154)."""
     if isinstance(measure, Gaussian):
-        return 1.0 / measure.bandwidth
+        return 1.0 / measure.lengthscale
     value = float(measure.norm_law(d).moment(2)) / d
     if not np.isfinite(value) or value <= 0:
         raise ValueError(f"moment matching needs a measure with finite second moments; "
@@ -176,7 +176,7 @@ class MomentMatching(Sampler, name="moment_matching"):
     >>> from varlab import spectral
     >>> from varlab.features import get_sampler
     >>> sampler = get_sampler("moment_matching", root="symmetric")
-    >>> W = sampler.frequencies(spectral.Gaussian(bandwidth=2.0), 50, 3, random_state=0)
+    >>> W = sampler.frequencies(spectral.Gaussian(lengthscale=2.0), 50, 3, random_state=0)
     >>> np.cov(W, rowvar=False).round(12) + 0.0             # the measure's covariance I / 4
     array([[0.25, 0.  , 0.  ],
            [0.  , 0.25, 0.  ],

@@ -34,7 +34,7 @@ from ... import _random, _validate
 from ...spectral import RadialMeasure
 from . import Sampler
 
-__all__ = ["Orthogonal", "StructuredOrthogonal", "SORFFactors", "haar_orthogonal", "fwht", "sorf_directions",
+__all__ = ["BlockSampler", "Orthogonal", "StructuredOrthogonal", "SORFFactors", "haar_orthogonal", "fwht", "sorf_directions", "hadamard_size",
            "MAX_ELEMENTS", "FAST_PRODUCT_FROM"]
 
 #: the most float64 numbers one draw may build (blocks, rows and output together: 1 GiB); a
@@ -156,7 +156,16 @@ def fwht(x: np.ndarray) -> np.ndarray:
 MIN_HADAMARD = 32
 
 
-def _padded(d: int) -> int:
+def hadamard_size(d: int) -> int:
+    """p, the rows of one Walsh-Hadamard block for data of dimension d: the power of two >= d,
+    at least MIN_HADAMARD.
+
+    Examples
+    --------
+    >>> from varlab.features.samplers.orthogonal import hadamard_size
+    >>> hadamard_size(5), hadamard_size(33)
+    (32, 64)
+    """
     return max(MIN_HADAMARD, 1 << (d - 1).bit_length())
 
 
@@ -185,7 +194,7 @@ def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int |
     >>> bool(np.allclose(np.linalg.norm(directions, axis=-1), 1.0))
     True
     """
-    p = _padded(d)
+    p = hadamard_size(d)
     signs = np.where(rng.random((n_blocks, 4, p)) < 0.5, -1.0, 1.0)
     total = n_blocks * p if rows is None else int(rows)
     index = np.arange(total)
@@ -271,16 +280,25 @@ class SORFFactors:
         return out
 
 
-class _Blocked(Sampler):
-    """Shared draw: ceil(m / block) blocks of unit directions, norms from the radial law, first
-    m rows. Subclasses give ``_block(d)``, ``_directions(rng, n_blocks, d, m)`` (the first m
-    rows, (m, d)) and ``elements(m, d)``; a draw of more than MAX_ELEMENTS numbers is refused."""
+class BlockSampler(Sampler):
+    """Base of the block samplers (orthogonal, structured, Fastfood): ceil(m / block) independent
+    blocks of unit directions, norms from the radial law, the first m rows. A subclass gives
+    ``block_size(d)``, ``_directions(rng, n_blocks, d, m)`` (the first m rows, (m, d)) and
+    ``elements(m, d)``; a draw of more than MAX_ELEMENTS numbers is refused. ``coupling`` is
+    "blocks": rows couple within a block only, so a simulation draws whole blocks.
+
+    Examples
+    --------
+    >>> from varlab.features.samplers.orthogonal import BlockSampler, Orthogonal
+    >>> issubclass(Orthogonal, BlockSampler), Orthogonal().block_size(5), Orthogonal.coupling
+    (True, 5, 'blocks')
+    """
 
     measure_type = RadialMeasure
     prefix_granularity = 1
     coupling = "blocks"
 
-    def _block(self, d: int) -> int:
+    def block_size(self, d: int) -> int:
         raise NotImplementedError
 
     def _directions(self, rng, n_blocks: int, d: int, m: int) -> np.ndarray:
@@ -293,21 +311,21 @@ class _Blocked(Sampler):
     def _check_size(self, m, d):
         elements = self.elements(m, d)
         if elements > MAX_ELEMENTS:
-            block = self._block(d)
+            block = self.block_size(d)
             raise ValueError(f"m={m} frequencies in d={d} dimensions: sampler {self.name!r} would build "
                              f"{elements:.3g} numbers ({-(-m // block)} block(s) of {block} x {block}), "
                              f"more than MAX_ELEMENTS = {MAX_ELEMENTS:.3g} ({MAX_ELEMENTS * 8 / 2 ** 30:g} "
                              f"GiB); reduce m or d")
 
     def _frequencies(self, measure, m, d, rng):
-        block = self._block(d)
+        block = self.block_size(d)
         n_blocks = -(-m // block)
         directions = self._directions(rng, n_blocks, d, m)
         norms = np.asarray(measure.norm_law(d).rvs(size=m, random_state=rng), dtype=np.float64)
         return np.ascontiguousarray(directions * norms[:, None])
 
 
-class Orthogonal(_Blocked, name="orthogonal"):
+class Orthogonal(BlockSampler, name="orthogonal"):
     """Block-orthogonal random features (ORF; 004 "QR decomposition"): rows of S Q per block of
     d, independent blocks, last block partial. ``orientation="columns"`` gives the biased
     column-stacking variant (for comparison only).
@@ -333,7 +351,7 @@ class Orthogonal(_Blocked, name="orthogonal"):
         """Each row of S Q has the measure's law; stacked columns (the biased variant) do not."""
         return self.orientation == "rows"
 
-    def _block(self, d):
+    def block_size(self, d):
         return d
 
     def elements(self, m, d):
@@ -372,7 +390,7 @@ class Orthogonal(_Blocked, name="orthogonal"):
         return directions_w * norms_w[:, None], directions_v * norms_v[:, None]
 
 
-class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
+class StructuredOrthogonal(BlockSampler, name="structured_orthogonal"):
     """SORF: directions from H D1 H D2 H D3 (fast Walsh-Hadamard), p = 2^ceil(log2 d) per
     block, norms from the radial law. Not exactly Haar: biased in general (measured).
 
@@ -394,12 +412,12 @@ class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
 
     fast_product_from = FAST_PRODUCT_FROM
 
-    def _block(self, d):
-        return _padded(d)
+    def block_size(self, d):
+        return hadamard_size(d)
 
     def elements(self, m, d):
         """m rows of width p (the Walsh-Hadamard chains, twice), the signs and the output."""
-        p = _padded(d)
+        p = hadamard_size(d)
         return 2 * m * p + 4 * -(-m // p) * p + m * d
 
     def _directions(self, rng, n_blocks, d, m):
@@ -408,10 +426,10 @@ class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
     def factored(self, measure, m, d, random_state=None):
         """(W, SORFFactors): ``frequencies(measure, m, d, random_state)`` (the same random numbers
         in the same order, the same rows) and its factored form, whose ``product`` is X W^T."""
-        self._check_measure(measure)
+        self.check_measure(measure)
         rng = _random.generator(random_state)
         self._check_size(m, d)
-        n_blocks = -(-m // self._block(d))
+        n_blocks = -(-m // self.block_size(d))
         directions, signs, row_scale = sorf_directions(rng, n_blocks, d, rows=m, factors=True)
         norms = np.asarray(measure.norm_law(d).rvs(size=m, random_state=rng), dtype=np.float64)
         w = np.ascontiguousarray(directions * norms[:, None])

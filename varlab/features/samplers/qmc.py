@@ -84,12 +84,12 @@ def to_frequencies(U: np.ndarray, measure) -> np.ndarray:
     >>> import numpy as np
     >>> from varlab import spectral
     >>> from varlab.features.samplers.qmc import to_frequencies
-    >>> to_frequencies(np.array([[0.5, 0.975]]), spectral.Gaussian(bandwidth=2.0)).round(4)
+    >>> to_frequencies(np.array([[0.5, 0.975]]), spectral.Gaussian(lengthscale=2.0)).round(4)
     array([[0.  , 0.98]])
     """
     G = special.ndtri(U)
     if isinstance(measure, Gaussian):
-        G /= measure.bandwidth
+        G /= measure.lengthscale
         return G
     d = U.shape[1]
     radius = np.linalg.norm(G, axis=1)
@@ -117,6 +117,7 @@ class ScrambledSobol(Sampler, name="scrambled_sobol"):
     """
 
     measure_type = RadialMeasure
+    needs_fast_ppf = True
     coupling = "all"            # one scrambled net: its points are balanced together
     exact_rows = True           # each scrambled point is uniform on the cube (Owen)
 
@@ -141,6 +142,7 @@ class Sobol(Sampler, name="sobol"):
     """
 
     measure_type = RadialMeasure
+    needs_fast_ppf = True
     coupling = "all"            # consecutive points of one sequence
 
     def __init__(self, block=None):

@@ -19,7 +19,7 @@ the same law as through the sampler at O(d) instead of O(d^3) per block.
 ``through_sampler=True`` draws the full frequencies with ``varlab.features.samplers`` (tests
 check that both agree).
 
-The structured models (SORF, Fastfood: a block is p = ``_padded(d)`` rows of a product A of
+The structured models (SORF, Fastfood: a block is p = ``hadamard_size(d)`` rows of a product A of
 Walsh-Hadamard and diagonal factors, each row cut to d coordinates and renormalised, norms from
 the radial law) have a fast path too: the projection of row i on u is (A u)_i / |row i cut to d|,
 one chain of fast Walsh-Hadamard transforms per block (O(p log p)) instead of one per row
@@ -34,46 +34,47 @@ import numpy as np
 
 from ... import spectral
 from ...features.samplers import get_sampler
-from ...features.samplers.orthogonal import _padded, fwht
+from ...features.samplers.orthogonal import fwht, hadamard_size
 from ...theory import orthogonal as theory
-from . import Model
 from ._phases import blocked_budget, phases
+from .sampler_model import SamplerModel
 from ..seeds import BLOCK_ELEMENTS
 
-__all__ = ["IIDRadialModel", "ORFModel", "ORFColumnsModel", "SORFModel", "FastfoodModel"]
+__all__ = ["RadialModel", "IIDRadialModel", "ORFModel", "ORFColumnsModel", "SORFModel", "FastfoodModel"]
 
 
-class _Radial(Model):
-    parameters = ("dimension", "distance")
-    sampler = "iid"
-    sampler_options: dict = {}
+class RadialModel(SamplerModel):
+    """The Gaussian kernel exp(-|z|^2/2) through a sampler (``SamplerModel``), with a fast path
+    (``through_sampler=False``): ``_projections(rng, n, rows, d)`` gives the (n, rows) values
+    <w_i, u> of the sampler's law directly (module docstring).
+
+    Examples
+    --------
+    >>> from varlab.mc import model_class
+    >>> from varlab.mc.models.orthogonal import RadialModel
+    >>> issubclass(model_class("orf"), RadialModel), model_class("orf")().block_size(4)
+    (True, 4)
+    """
 
     def target(self, dimension, distance):
         distance = np.asarray(distance, dtype=np.float64)
         with np.errstate(over="ignore"):
             return np.exp(-0.5 * distance * distance) + 0.0 * np.asarray(dimension)
 
+    def measure(self):
+        return spectral.Gaussian(1.0)
+
+    def direction_norm(self, d):
+        return math.sqrt(d)
+
     def samples_per_block(self, *, dimension, distance):
-        """About 2^16 numbers of frequencies per block (2^16 samples on the fast path), fewer
-        where whole orthogonal blocks per repetition would exceed MAX_ELEMENTS numbers."""
+        """Through the sampler: ``SamplerModel``'s budget; on the fast path g, radii, phases and
+        cosines, ~4 numbers per row."""
+        if self.through_sampler:
+            return super().samples_per_block(dimension=dimension, distance=distance)
         d = int(dimension)
-        block = self._block(d)
-        if not self.through_sampler:       # g, radii, phases, cosines: ~4 numbers per row
-            return blocked_budget(self.name, d, block, self._fast_elements(d, block))
-        sampler = get_sampler(self.sampler, **self.sampler_options)
-        cost = sampler.elements(block, d) if hasattr(sampler, "elements") else block * d
-        return blocked_budget(self.name, d, block, cost + block, max(16, BLOCK_ELEMENTS // d))
-
-    def granularity(self, *, dimension, distance):
-        """Slabs of columns are whole blocks (a prefix of one draw, never two cut blocks)."""
-        return self._block(int(dimension))
-
-    def valid_k(self, k, **point):
-        """Every k: the first k rows of a blocked draw are a draw of k rows."""
-        return np.ones(np.shape(k), dtype=bool)
-
-    def _block(self, d):
-        return 1
+        block = self.block_size(d)
+        return blocked_budget(self.name, d, block, self._fast_elements(d, block))
 
     def _fast_elements(self, d, block):
         """Numbers one block costs on the fast path."""
@@ -83,23 +84,15 @@ class _Radial(Model):
         self.through_sampler = bool(through_sampler)
 
     def sample(self, rng, n, k, out, workspace, *, dimension, distance):
+        if self.through_sampler:
+            return super().sample(rng, n, k, out, workspace, dimension=dimension, distance=distance)
         d = int(dimension)
-        block = self._block(d)
+        block = self.block_size(d)
         rows = -(-k // block) * block
-        if not self.through_sampler:
-            out[0] = np.cos(phases(self._projections(rng, n, rows, d)[:, :k], distance))
-            return
-        sampler = get_sampler(self.sampler, **self.sampler_options)
-        w = sampler.frequencies(spectral.Gaussian(1.0), n * rows, d, rng).reshape(n, rows, d)
-        projection = w[:, :k, :].sum(axis=-1)
-        phases(projection, distance, factor=distance / math.sqrt(d), out=out[0])
-        np.cos(out[0], out=out[0])
-
-    def combine(self, sums, k, *, dimension, distance):
-        return sums[0] / k
+        out[0] = np.cos(phases(self._projections(rng, n, rows, d)[:, :k], distance))
 
 
-class IIDRadialModel(_Radial):
+class IIDRadialModel(RadialModel):
     """i.i.d. RFF, paired cos/sin, Gaussian kernel in R^d. Theory: V_1/k, exact
     (``orthogonal.iid_variance``).
 
@@ -130,7 +123,7 @@ class IIDRadialModel(_Radial):
         return {"variance": v, "mse": v}
 
 
-class ORFModel(_Radial):
+class ORFModel(RadialModel):
     """Block-orthogonal RFF (rows of S Q). Theory: varlab's exact variance
     ``orthogonal.orf_variance`` (blocks of d, partial last block).
 
@@ -149,9 +142,6 @@ class ORFModel(_Radial):
     sampler = "orthogonal"
     unbiased = True
     description = "ORF (rows of S Q, paired cos/sin) of exp(-|z|^2/2) in R^d"
-
-    def _block(self, d):
-        return d
 
     def __init__(self, through_sampler=False):
         self.through_sampler = bool(through_sampler)
@@ -218,11 +208,8 @@ def _structured_projections(apply, n_blocks: int, d: int, p: int, row_norms=None
     return projections
 
 
-class _Structured(_Radial):
-    """A structured sampler's blocks of p = _padded(d) rows (p x p Walsh-Hadamard products)."""
-
-    def _block(self, d):
-        return _padded(d)
+class _Structured(RadialModel):
+    """A structured sampler's blocks of p = hadamard_size(d) rows (p x p Walsh-Hadamard products)."""
 
     def _fast_elements(self, d, block):
         """The block's factors, radii and cosines (~8 numbers per row), and the d columns A e_c
@@ -231,7 +218,7 @@ class _Structured(_Radial):
 
     def _projections(self, rng, n, rows, d):
         """(n, rows) values <w_i, u> = R_i <a_i, u> (``_structured_projections``), R_i ~ chi_d."""
-        p = _padded(d)
+        p = hadamard_size(d)
         n_blocks = n * rows // p
         unit = self._unit_projections(rng, n_blocks, d, p)
         radius = np.sqrt(rng.chisquare(d, size=unit.shape))

@@ -59,7 +59,7 @@ def _draw_arguments(rng, n, k, rho, gamma, workspace, *, phase: bool):
     Shifting by pi flips the sign of both cosines, which cancels in every product X Y, X^2,
     Y^2; arguments near 0 make ``np.cos`` faster.
     """
-    measure = spectral.Gaussian(bandwidth=1.0 / math.sqrt(gamma))
+    measure = spectral.Gaussian(lengthscale=1.0 / math.sqrt(gamma))
     frequencies = get_sampler("iid").frequencies(measure, n * k, 2, rng)
     first, second = frequencies[:, 0].reshape(n, k), frequencies[:, 1].reshape(n, k)
     a = workspace.buffer("a", (n, k))
