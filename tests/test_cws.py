@@ -16,7 +16,7 @@ from sklearn.exceptions import NotFittedError
 
 from varlab import kernels
 from varlab.features import GCWS, bbit_code, gmm_estimate
-from varlab.features import cws
+from varlab.features.cws import hashing as cws
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -65,8 +65,8 @@ import scipy.sparse as sp
 
 from sklearn.utils._param_validation import Interval
 
-from .. import _random, _validate
-from ._base import RANDOM_STATE, FeatureMap
+from ... import _random, _validate
+from .._base import RANDOM_STATE, FeatureMap
 
 __all__ = ["GCWS", "gmm_estimate", "bbit_code"]
 
@@ -178,7 +178,7 @@ def _dense_nonzeros(block: np.ndarray, mu):
 
 def _sparse_nonzeros(block: sp.csr_matrix, mu):
     """(indptr, coords, x) of u~ for a CSR block (explicit zeros dropped, coords sorted)."""
-    from ..kernels import _centered_sparse
+    from ...kernels import _centered_sparse
 
     centered = _centered_sparse(block, mu)
     values = centered.data
@@ -482,7 +482,7 @@ def _reference_hash(X, n_components: int, key: int, center=None, form: str = "lo
     ``form="log"``: 000's log form (t, a = log c - r (t + 1 - beta)); ``form="exp"``: 001's exp
     form (z = exp(r (t - beta)), a = c / (z exp(r))). Used by the tests as the specification.
     """
-    from ..kernels import gmm_transform
+    from ...kernels import gmm_transform
 
     mu = _check_center(center)
     X = _prepare(X, mu)
