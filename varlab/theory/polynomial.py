@@ -139,7 +139,7 @@ _BLOCK = 1 << 20
 
 
 def _binomial_window(m, p):
-    """[lo, hi] holding all but 2 e^{-800} of the Binomial(m, p) mass (as gcws._support:
+    """[lo, hi] holding all but 2 e^{-800} of the Binomial(m, p) mass (as gcws_exact._support:
     Bernstein's inequality, about 40 sd + 270 terms each side of m p)."""
     t = _TAIL_LOG / 3.0 + math.sqrt(_TAIL_LOG ** 2 / 9.0 + 2.0 * _TAIL_LOG * m * p * (1.0 - p))
     return max(0, math.floor(m * p - t)), min(int(m), math.ceil(m * p + t))

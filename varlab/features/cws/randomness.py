@@ -44,8 +44,8 @@ import numpy as np
 
 from ..._random import GAMMA, fmix64, mix64
 
-__all__ = ["CWS_STREAMS", "MAX_COORDINATE", "MAX_SAMPLE", "coordinate_states", "sample_words",
-           "cws_tile", "counter_uniform", "cws_randomness"]
+# No __all__: GCWS's internals, not varlab's public API (varlab.features exports GCWS); the names
+# have no underscore because the other modules of the package and the tests share them.
 
 #: number of uniform streams per (coordinate, sample): r uses 0-1, c uses 2-3, beta uses 4.
 CWS_STREAMS = 5
