@@ -17,7 +17,8 @@ Paper 000, Sec. 1.3 and Sec. 3.
   binomial law (``exact_mean``, ``exact_variance``, ``exact_moments``; an mpmath reference
   ``exact_moments_mp``), so that the error of the asymptotic form can be mapped
   (``asymptotic_accuracy``). Those sums are an algorithm of their own, in
-  ``varlab.theory.gcws_exact``, and importable from here too. The derivations are in
+  ``varlab.theory.gcws_exact``; g(rho) and its inverse are in ``varlab.theory.gcws_limit``, below
+  both; every name is importable from here. The derivations are in
   ``varlab.theory.gcws_derivation``.
 * **Fig. 4**: the ratio V_n/V_g of the NRFF and GCWS asymptotic variances (``variance_ratio``).
 
@@ -48,17 +49,20 @@ import numpy as np
 import sympy
 
 from .formula import Formula, _doctests
+from .gcws_exact import (_broadcast_inputs, exact_bias, exact_mean, exact_moments, exact_moments_mp,
+                         exact_variance)
+from .gcws_limit import _g_of_rho_expr, _g_pair, _s, g_of_rho, rbf_of_g, rho_of_g
 from .nrff import asymptotic_variance as _nrff_asymptotic_variance
 from .parameters import parameter
 
 __all__ = [
     "collision_mean", "collision_variance", "estimator_mean", "estimator_variance",
     "relative_variance_of_mean",
-    "g_of_rho", "rho_of_g", "rbf_of_g",
+    "g_of_rho", "rho_of_g", "rbf_of_g",                  # defined in gcws_limit
     "asymptotic_variance", "asymptotic_bias", "variance_ratio",
-    # the exact finite-k moments, defined in gcws_exact (imported at the end of this module)
-    "exact_moments", "exact_mean", "exact_variance", "exact_bias", "exact_moments_mp",
     "asymptotic_accuracy",
+    # the exact finite-k moments, defined in gcws_exact
+    "exact_moments", "exact_mean", "exact_variance", "exact_bias", "exact_moments_mp",
 ]
 
 _rho, _gamma, _k, _g, _E, _gmm = (parameter(name).symbol
@@ -137,89 +141,6 @@ relative_variance_of_mean = Formula(
         >>> from varlab.theory import gcws
         >>> round(gcws.relative_variance_of_mean(E=0.6), 10)       # (1 - E) / E
         0.6666666667
-        """,
-)
-
-
-# ---------------------------------------------------------------------------------------------
-# the GMM limit g(rho) and its inverse (000, Sec. 3, Eq. 22-23)
-# ---------------------------------------------------------------------------------------------
-
-_s_expr = sympy.sqrt((1 - _rho) / 2)
-_g_of_rho_expr = (1 - _s_expr) / (1 + _s_expr)
-
-
-def _s(rho):
-    return np.sqrt(0.5 * (1.0 - rho))
-
-
-def _g_pair(rho):
-    """(s, g, 1 - g), each with small relative error on all of [-1, 1]."""
-    s = _s(rho)
-    return s, 0.5 * (1.0 + rho) / (1.0 + s) ** 2, 2.0 * s / (1.0 + s)
-
-
-g_of_rho = Formula(
-    name="gcws.g_of_rho",
-    expr=_g_of_rho_expr,
-    numeric=lambda rho: _g_pair(rho)[1],
-    parameters=("rho",),
-    source="000, Sec. 3, Eq. (22) (limit of GMM under the model of [19])",
-    description="g = (1 - sqrt((1-rho)/2)) / (1 + sqrt((1-rho)/2)); evaluated as "
-                "(1 + rho) / (2 (1 + s)^2)",
-    examples="""
-        >>> from varlab.theory import gcws
-        >>> round(gcws.g_of_rho(rho=0.5), 10)                      # s = 1/2: (1 - s) / (1 + s)
-        0.3333333333
-        >>> gcws.g_of_rho(rho=[-1.0, 0.0, 1.0]).round(6)
-        array([0.      , 0.171573, 1.      ])
-        """,
-)
-
-# rho(g) = -(g - a)(g - b)/(1 + g)^2, a b = 1, a + b = 6; a = 3 - 2 sqrt2 as a double-double
-with mpmath.workdps(40):
-    _A_EXACT = 3 - 2 * mpmath.sqrt(2)
-    _A_HI = float(_A_EXACT)
-    _A_LO = float(_A_EXACT - mpmath.mpf(_A_HI))
-    _B = float(3 + 2 * mpmath.sqrt(2))
-
-
-def _rho_of_g(g):
-    value = ((g - _A_HI) - _A_LO) * (_B - g) / (1.0 + g) ** 2
-    return np.clip(value, -1.0, 1.0)
-
-
-rho_of_g = Formula(
-    name="gcws.rho_of_g",
-    expr=1 - 2 * ((1 - _g) / (1 + _g)) ** 2,
-    numeric=_rho_of_g,
-    parameters=("g",),
-    source="000, Sec. 3, Eq. (23)",
-    description="rho = 1 - 2 ((1 - g)/(1 + g))^2, the inverse of g(rho) on [0, 1]",
-    examples="""
-        >>> from varlab.theory import gcws
-        >>> round(gcws.rho_of_g(g=gcws.g_of_rho(rho=0.5)), 10)     # the inverse of g_of_rho
-        0.5
-        """,
-)
-
-def _rbf_of_g(g, gamma):
-    with np.errstate(over="ignore"):
-        return np.exp(-2.0 * (gamma * ((1.0 - g) / (1.0 + g)) ** 2))
-
-
-rbf_of_g = Formula(
-    name="gcws.rbf_of_g",
-    expr=sympy.exp(-2 * _gamma * ((1 - _g) / (1 + _g)) ** 2),
-    numeric=lambda g, gamma: _rbf_of_g(g, gamma),
-    parameters=("g", "gamma"),
-    source="000, Sec. 3, Eq. (23)",
-    description="exp(-gamma (1 - rho)) written in g: exp(-2 gamma ((1 - g)/(1 + g))^2) "
-                "(= h(g), the function the GCWS-based RBF estimator applies to Xbar)",
-    examples="""
-        >>> from varlab.theory import gcws
-        >>> round(gcws.rbf_of_g(g=gcws.g_of_rho(rho=0.5), gamma=1.0), 10)     # = exp(-1 (1 - 0.5))
-        0.6065306597
         """,
 )
 
@@ -360,10 +281,26 @@ variance_ratio = Formula(
 )
 
 
-__test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)
+def asymptotic_accuracy(rho, gamma, k):
+    """Relative error |V_g/k - Var| / Var of Theorem 4's variance against the exact one.
 
-# The exact finite-k moments of h(Xbar) (varlab's own) live in gcws_exact, which imports g(rho)
-# and V_g from here; importing them last keeps ``varlab.theory.gcws.exact_mean`` etc. working
-# (varlab.theory's __init__ imports this module before gcws_exact can be imported).
-from .gcws_exact import (asymptotic_accuracy, exact_bias, exact_mean, exact_moments,  # noqa: E402
-                         exact_moments_mp, exact_variance)
+    Broadcasts like ``exact_moments``. Where the exact variance is 0 (rho = +-1, where V_g = 0
+    too) the asymptotic form is exact and 0 is returned; where only the exact variance
+    underflows to 0 (extreme gamma), +inf.
+
+    Examples
+    --------
+    >>> from varlab.theory import gcws
+    >>> float(gcws.asymptotic_accuracy(rho=0.5, gamma=1.0, k=1000))     # Thm 4's V_g/k is 0.18% off at k = 1000
+    0.00175083883803
+    """
+    rho_a, gamma_a, k_a = _broadcast_inputs(rho, gamma, k)
+    variance = np.asarray(exact_variance(rho=rho_a, gamma=gamma_a, k=k_a))
+    approx = np.asarray(asymptotic_variance(rho=rho_a, gamma=gamma_a)) / k_a
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.abs(approx - variance) / variance
+    ratio = np.where(variance > 0, ratio, np.where(approx > 0, np.inf, 0.0))
+    return float(ratio) if ratio.ndim == 0 else ratio
+
+
+__test__ = _doctests(globals())     # the Formulas' Examples, those of gcws_limit and gcws_exact too

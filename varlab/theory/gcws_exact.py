@@ -6,9 +6,9 @@ h(Xbar) = exp(-2 gamma ((1 - Xbar)/(1 + Xbar))^2), Xbar = Binomial(k, g)/k, g = 
 (``exact_mean``, ``exact_variance``, ``exact_moments``) and bias (``exact_bias``) at any k, by a
 windowed sum in log space that keeps all but 2 e^{-800} of the mass (taking every m-th term
 once the binomial standard deviation exceeds ``_STRIDE_SIGMA``), with an mpmath reference (the
-full sum, ``exact_moments_mp``), and the error of Theorem 4's variance against it
-(``asymptotic_accuracy``). Every name is also importable from ``varlab.theory.gcws``, where the
-Formulas' examples run.
+full sum, ``exact_moments_mp``); ``varlab.theory.gcws.asymptotic_accuracy`` compares Theorem 4's
+variance with it. Every name is also importable from ``varlab.theory.gcws``, where the Formulas'
+examples run.
 """
 from __future__ import annotations
 
@@ -17,11 +17,10 @@ import numpy as np
 from scipy import special, stats
 
 from .formula import Formula, _check_dps
-from .gcws import _g_pair, asymptotic_variance
+from .gcws_limit import _g_pair
 from .parameters import parameter
 
-__all__ = ["exact_moments", "exact_mean", "exact_variance", "exact_bias", "exact_moments_mp",
-           "asymptotic_accuracy"]
+__all__ = ["exact_moments", "exact_mean", "exact_variance", "exact_bias", "exact_moments_mp"]
 
 _TAIL_LOG = 800.0          # binomial mass left out of the sum is < 2 exp(-800) ~ 1e-347
 _BLOCK = 1 << 19           # elements per working array
@@ -349,28 +348,6 @@ def exact_bias(rho, gamma, k):
         return _scalars(_exact(*_broadcast_inputs(rho, gamma, k), want_bias=True))[2]
 
 
-def asymptotic_accuracy(rho, gamma, k):
-    """Relative error |V_g/k - Var| / Var of Theorem 4's variance against the exact one.
-
-    Broadcasts like ``exact_moments``. Where the exact variance is 0 (rho = +-1, where V_g = 0
-    too) the asymptotic form is exact and 0 is returned; where only the exact variance
-    underflows to 0 (extreme gamma), +inf.
-
-    Examples
-    --------
-    >>> from varlab.theory import gcws
-    >>> float(gcws.asymptotic_accuracy(rho=0.5, gamma=1.0, k=1000))     # Thm 4's V_g/k is 0.18% off at k = 1000
-    0.00175083883803
-    """
-    rho_a, gamma_a, k_a = _broadcast_inputs(rho, gamma, k)
-    variance = np.asarray(exact_variance(rho=rho_a, gamma=gamma_a, k=k_a))
-    approx = np.asarray(asymptotic_variance(rho=rho_a, gamma=gamma_a)) / k_a
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = np.abs(approx - variance) / variance
-    ratio = np.where(variance > 0, ratio, np.where(approx > 0, np.inf, 0.0))
-    return float(ratio) if ratio.ndim == 0 else ratio
-
-
 def exact_moments_mp(rho, gamma, k, dps: int = 50):
     """mpmath reference for ``exact_moments``: the full binomial sum at ``dps`` digits.
 
@@ -400,8 +377,3 @@ def exact_moments_mp(rho, gamma, k, dps: int = 50):
         mean, variance = _moments_mp(rho, gamma, k)
     with mpmath.workdps(dps):
         return +mean, +variance
-
-
-# the Formulas' Examples (doctest collects no instances); they are named "gcws.*", so
-# ``_doctests`` of this module would not find them
-__test__ = {"exact_mean": exact_mean.__doc__, "exact_variance": exact_variance.__doc__}
