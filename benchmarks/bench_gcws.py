@@ -39,6 +39,7 @@ sys.path.insert(0, str(ROOT))
 
 from varlab import _random, kernels  # noqa: E402
 from varlab.features import GCWS  # noqa: E402
+from varlab.features.cws import randomness  # noqa: E402
 
 try:
     import datasketch
@@ -142,13 +143,13 @@ def bench_sparse(rng, repeats):
 
 def bench_generator(repeats):
     key = _random.seed_key(0)
-    states = _random.coordinate_states(key, np.arange(256))
-    words = _random.sample_words(np.arange(64))
+    states = randomness.coordinate_states(key, np.arange(256))
+    words = randomness.sample_words(np.arange(64))
     reps = 200
-    t_tile, _ = best_time(lambda: [_random._cws_tile(states, words) for _ in range(reps)], repeats)
+    t_tile, _ = best_time(lambda: [randomness.cws_tile(states, words) for _ in range(reps)], repeats)
     coords = np.arange(4096)[:, None]
     samples = np.arange(256)[None, :]
-    t_public, _ = best_time(lambda: _random.cws_randomness(key, coords, samples), repeats)
+    t_public, _ = best_time(lambda: randomness.cws_randomness(key, coords, samples), repeats)
     return dict(tile_pairs_s=reps * 256 * 64 / t_tile, public_pairs_s=4096 * 256 / t_public)
 
 

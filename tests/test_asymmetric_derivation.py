@@ -6,6 +6,7 @@ import pytest
 import sympy as sp
 
 from varlab.theory import asymmetric as theory
+from varlab.theory import asymmetric_integrals as integrals
 from varlab.theory import asymmetric_derivation as ad
 
 
@@ -24,7 +25,7 @@ def test_projection_is_gaussian_with_spread_c_over_sigma():
 def test_fourier_coefficients_match_the_implementation(h):
     orders = np.arange(-7, 8)
     derived = np.array([complex(ad.fourier_coefficient(h, int(k))) for k in orders])
-    np.testing.assert_allclose(theory._coefficients(h, orders), derived, atol=1e-15)
+    np.testing.assert_allclose(integrals._coefficients(h, orders), derived, atol=1e-15)
 
 
 @pytest.mark.parametrize("order", [-3, -2, -1, 0, 1, 2, 3])

@@ -1,4 +1,4 @@
-"""The counter-based generator behind GCWS's randomness (varlab._random, consistent hashing).
+"""The counter-based generator behind GCWS's randomness (varlab.features.cws.randomness).
 
 (r, c, beta) for (coordinate, sample) must be Gamma(2, 1), Gamma(2, 1), Uniform(0, 1), free of
 correlation between neighbouring coordinates, samples, streams and keys, and a pure function of
@@ -11,6 +11,7 @@ import pytest
 from scipy import stats
 
 from varlab import _random
+from varlab.features.cws import randomness
 
 KEY = _random.seed_key(20240607)
 N_COORD, N_SAMPLE = 1000, 64            # 64,000 pairs per law
@@ -19,7 +20,7 @@ N_COORD, N_SAMPLE = 1000, 64            # 64,000 pairs per law
 def _grid(key=KEY, coords=None, samples=None):
     coords = np.arange(N_COORD) if coords is None else coords
     samples = np.arange(N_SAMPLE) if samples is None else samples
-    return _random.cws_randomness(key, coords[:, None], samples[None, :])
+    return randomness.cws_randomness(key, coords[:, None], samples[None, :])
 
 
 def _correlation_bound(n):
@@ -29,14 +30,14 @@ def _correlation_bound(n):
 
 def test_splitmix64_known_answer():
     # The first output of SplitMix64 seeded with 0 is 0xE220A8397B1DCDAF: state(0) for key 0.
-    assert int(_random.coordinate_states(0, np.array([0]))[0]) == 0xE220A8397B1DCDAF
+    assert int(randomness.coordinate_states(0, np.array([0]))[0]) == 0xE220A8397B1DCDAF
     z = np.array([0x9E3779B97F4A7C15 * 2 % 2**64], dtype=np.uint64)
     assert int(_random.mix64(z)[0]) == 0x6E789E6AA1B965F4    # second SplitMix64 output of seed 0
 
 
 def test_uniform_conversion_is_open_interval():
     bits = np.array([0, 2**64 - 1, 2**12 - 1, 2**12], dtype=np.uint64)
-    u = _random._uniform_from_bits(bits.copy(), np.empty(4))
+    u = randomness._uniform_from_bits(bits.copy(), np.empty(4))
     assert u[0] == 2.0 ** -53 and u[1] == 1.0 - 2.0 ** -53      # exact, symmetric
     assert u[2] == u[0] and u[3] == 3 * 2.0 ** -53              # only the top 52 bits count
     assert np.all((u > 0) & (u < 1))
@@ -61,11 +62,11 @@ def test_marginal_laws_ks(law):
         assert values.min() > 0 and values.max() < 1
 
 
-@pytest.mark.parametrize("stream", range(_random.CWS_STREAMS))
+@pytest.mark.parametrize("stream", range(randomness.CWS_STREAMS))
 def test_each_stream_is_uniform(stream):
     coords = np.arange(N_COORD)[:, None]
     samples = np.arange(N_SAMPLE)[None, :]
-    u = _random.counter_uniform(KEY, coords, samples, stream).ravel()
+    u = randomness.counter_uniform(KEY, coords, samples, stream).ravel()
     assert stats.kstest(u, "uniform").pvalue > 1e-4
 
 
@@ -78,7 +79,7 @@ def _assert_uncorrelated(a, b):
 def test_no_correlation_between_neighbours():
     coords = np.arange(N_COORD)[:, None]
     samples = np.arange(N_SAMPLE)[None, :]
-    u = np.stack([_random.counter_uniform(KEY, coords, samples, s) for s in range(_random.CWS_STREAMS)])
+    u = np.stack([randomness.counter_uniform(KEY, coords, samples, s) for s in range(randomness.CWS_STREAMS)])
     # neighbouring coordinates, neighbouring samples, neighbouring streams
     _assert_uncorrelated(u[:, :-1, :], u[:, 1:, :])
     _assert_uncorrelated(u[:, :, :-1], u[:, :, 1:])
@@ -87,7 +88,7 @@ def test_no_correlation_between_neighbours():
     _assert_uncorrelated(u[:, 0::2, :], u[:, 1::2, :])
     _assert_uncorrelated(u[:, :-2, :], u[:, 2:, :])
     # neighbouring keys
-    v = _random.counter_uniform(KEY + 1, coords, samples, 0)
+    v = randomness.counter_uniform(KEY + 1, coords, samples, 0)
     _assert_uncorrelated(u[0], v)
     # the derived laws: r and c of the same pair, r at neighbouring coordinates
     r, c, beta = _grid()
@@ -100,8 +101,8 @@ def test_no_correlation_between_neighbours():
 def test_low_bits_and_high_bits_balanced():
     coords = np.arange(N_COORD)[:, None]
     samples = np.arange(N_SAMPLE)[None, :]
-    states = _random.coordinate_states(KEY, coords)
-    words = _random.sample_words(samples)[..., 0]
+    states = randomness.coordinate_states(KEY, coords)
+    words = randomness.sample_words(samples)[..., 0]
     bits = np.bitwise_xor(states, words).ravel()
     _random.mix64(bits)
     n = bits.size
@@ -114,9 +115,9 @@ def test_pure_function_of_pair_whatever_the_batch():
     rng = np.random.default_rng(5)
     coords = rng.integers(0, 2**40, size=300)
     samples = rng.integers(0, 5000, size=40)
-    r, c, beta = _random.cws_randomness(KEY, coords[:, None], samples[None, :])
+    r, c, beta = randomness.cws_randomness(KEY, coords[:, None], samples[None, :])
     # the tile routine used by the hashing code
-    rt, ct, bt = _random._cws_tile(_random.coordinate_states(KEY, coords), _random.sample_words(samples),
+    rt, ct, bt = randomness.cws_tile(randomness.coordinate_states(KEY, coords), randomness.sample_words(samples),
                                    want_c=True)
     np.testing.assert_array_equal(rt.T, r)
     np.testing.assert_array_equal(ct.T, c)
@@ -127,24 +128,24 @@ def test_pure_function_of_pair_whatever_the_batch():
     cuts = np.sort(rng.choice(np.arange(1, order.size), size=7, replace=False))
     for batch in np.split(order, cuts):
         ii, jj = flat_i.ravel()[batch], flat_j.ravel()[batch]
-        rb, cb, bb = _random.cws_randomness(KEY, coords[ii], samples[jj])
+        rb, cb, bb = randomness.cws_randomness(KEY, coords[ii], samples[jj])
         np.testing.assert_array_equal(rb, r[ii, jj])
         np.testing.assert_array_equal(cb, c[ii, jj])
         np.testing.assert_array_equal(bb, beta[ii, jj])
     # one pair alone (0-d)
-    r0, c0, b0 = _random.cws_randomness(KEY, int(coords[3]), int(samples[7]))
+    r0, c0, b0 = randomness.cws_randomness(KEY, int(coords[3]), int(samples[7]))
     assert r0.shape == () and r0 == r[3, 7] and c0 == c[3, 7] and b0 == beta[3, 7]
     # log_c=True gives log of the same c as the tile path computes
-    _, log_c, _ = _random.cws_randomness(KEY, coords[:, None], samples[None, :], log_c=True)
-    _, log_ct, _ = _random._cws_tile(_random.coordinate_states(KEY, coords), _random.sample_words(samples))
+    _, log_c, _ = randomness.cws_randomness(KEY, coords[:, None], samples[None, :], log_c=True)
+    _, log_ct, _ = randomness.cws_tile(randomness.coordinate_states(KEY, coords), randomness.sample_words(samples))
     np.testing.assert_array_equal(log_ct.T, log_c)
 
 
 def test_key_from_random_state():
     assert _random.seed_key(7) == _random.seed_key(7)
     assert _random.seed_key(7) != _random.seed_key(8)
-    a = _random.cws_randomness(_random.seed_key(7), np.arange(5), 0)[0]
-    b = _random.cws_randomness(_random.seed_key(8), np.arange(5), 0)[0]
+    a = randomness.cws_randomness(_random.seed_key(7), np.arange(5), 0)[0]
+    b = randomness.cws_randomness(_random.seed_key(8), np.arange(5), 0)[0]
     assert not np.any(a == b)
 
 
@@ -158,11 +159,11 @@ def test_validation(bad, error):
     args = dict(key=KEY, coordinate=np.arange(3), sample=0)
     args.update(bad)
     with pytest.raises(error, match="key|coordinates|samples"):
-        _random.cws_randomness(args["key"], args["coordinate"], args["sample"])
+        randomness.cws_randomness(args["key"], args["coordinate"], args["sample"])
 
 
 def test_stream_validation():
     with pytest.raises(ValueError, match="stream"):
-        _random.counter_uniform(KEY, 0, 0, 5)
+        randomness.counter_uniform(KEY, 0, 0, 5)
     with pytest.raises(TypeError, match="stream"):
-        _random.counter_uniform(KEY, 0, 0, 0.5)
+        randomness.counter_uniform(KEY, 0, 0, 0.5)

@@ -16,7 +16,7 @@ from sklearn.exceptions import NotFittedError
 
 from varlab import kernels
 from varlab.features import GCWS, bbit_code, gmm_estimate
-from varlab.features import cws
+from varlab.features.cws import hashing, nonzeros
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,10 +47,10 @@ def test_equals_reference_log_form_and_exp_form(seed):
     model = GCWS(k, center=center, random_state=seed).fit(X)
     got = model.hash(X)
     assert got[0].shape == (n, k) and got[0].dtype == np.int64 and got[1].dtype == np.int64
-    reference = cws._reference_hash(X, k, model.key_, center, form="log")
+    reference = hashing._reference_hash(X, k, model.key_, center, form="log")
     assert _same(got, reference)
     # 001's exp form z = exp(r (t - beta)), a = c / (z exp(r)) selects the same (i*, t*)
-    assert _same(cws._reference_hash(X, k, model.key_, center, form="exp"), reference)
+    assert _same(hashing._reference_hash(X, k, model.key_, center, form="exp"), reference)
 
 
 def test_index_convention():
@@ -59,9 +59,9 @@ def test_index_convention():
     i_star, t_star = GCWS(50, random_state=0).fit(X).hash(X)
     assert np.all(i_star[0] == 4) and np.all(i_star[1] == 3)
     # with a single coordinate, t* = floor(log u / r + beta) for that coordinate's (r, beta)
-    from varlab import _random
+    from varlab.features.cws import randomness
 
-    r, _, beta = _random.cws_randomness(GCWS(50, random_state=0).fit(X).key_, 4, np.arange(50))
+    r, _, beta = randomness.cws_randomness(GCWS(50, random_state=0).fit(X).key_, 4, np.arange(50))
     np.testing.assert_array_equal(t_star[0], np.floor(np.log(3.5) / r + beta).astype(np.int64))
     # with a centre: u_i = mu_i is zero in u~; below the centre goes to 2i + 1
     i_star, _ = GCWS(20, center=[1.0, 1.0], random_state=0).fit(np.ones((1, 2))).hash(np.array([[1.0, 0.5]]))
@@ -74,10 +74,10 @@ def test_strategies_agree(spread, zero_fraction):
     rng = np.random.default_rng(11)
     X = _signed(rng, 60, 40, zero_fraction=zero_fraction, spread=spread)
     key, k = 12345, 96
-    direct = cws._hash_rows(X, None, key, k, "direct")
-    assert _same(direct, cws._hash_rows(X, None, key, k, "shared"))
-    assert _same(direct, cws._hash_rows(X, None, key, k, "auto"))
-    assert _same(direct, cws._reference_hash(X, k, key))
+    direct = hashing._hash_rows(X, None, key, k, "direct")
+    assert _same(direct, hashing._hash_rows(X, None, key, k, "shared"))
+    assert _same(direct, hashing._hash_rows(X, None, key, k, "auto"))
+    assert _same(direct, hashing._reference_hash(X, k, key))
 
 
 @pytest.mark.parametrize("data", ["uniform", "signed gaussian", "lognormal 3", "half zeros"])
@@ -89,29 +89,29 @@ def test_pruned_shared_path_is_exact(data):
          "lognormal 3": np.exp(3 * rng.standard_normal((n, d))),
          "half zeros": rng.standard_normal((n, d)) * (rng.random((n, d)) < 0.5)}[data]
     X[:, 0] += 1.0
-    coords = cws._dense_nonzeros(X, None)[1]
-    u = cws._distinct(coords).size
-    first_round = np.ceil(cws._FIRST_CANDIDATES / (coords.size / (n * u)))
+    coords = nonzeros._dense_nonzeros(X, None)[1]
+    u = hashing._distinct(coords).size
+    first_round = np.ceil(hashing._FIRST_CANDIDATES / (coords.size / (n * u)))
     assert first_round < u                      # so the certificate and later rounds are exercised
-    assert _same(cws._hash_rows(X, None, 99, k, "shared"), cws._hash_rows(X, None, 99, k, "direct"))
+    assert _same(hashing._hash_rows(X, None, 99, k, "shared"), hashing._hash_rows(X, None, 99, k, "direct"))
 
 
 def test_tiny_blocks_give_the_same_answer(monkeypatch):
     rng = np.random.default_rng(12)
     X = _signed(rng, 25, 30, zero_fraction=0.3, spread=2.0)
     key, k = 54321, 40
-    direct = cws._hash_rows(X, None, key, k, "direct")
-    shared = cws._hash_rows(X, None, key, k, "shared")
-    monkeypatch.setattr(cws, "_TILE", 37)
-    monkeypatch.setattr(cws, "_DIRECT_SAMPLES", 3)
-    monkeypatch.setattr(cws, "_PRUNE_TILE", 50)
-    monkeypatch.setattr(cws, "_GROUP_NNZ", 60)
-    monkeypatch.setattr(cws, "_FIRST_CANDIDATES", 2)
-    monkeypatch.setattr(cws, "_TABLE_BUDGET", 300)
+    direct = hashing._hash_rows(X, None, key, k, "direct")
+    shared = hashing._hash_rows(X, None, key, k, "shared")
+    monkeypatch.setattr(hashing, "_TILE", 37)
+    monkeypatch.setattr(hashing, "_DIRECT_SAMPLES", 3)
+    monkeypatch.setattr(hashing, "_PRUNE_TILE", 50)
+    monkeypatch.setattr(nonzeros, "_GROUP_NNZ", 60)
+    monkeypatch.setattr(hashing, "_FIRST_CANDIDATES", 2)
+    monkeypatch.setattr(hashing, "_TABLE_BUDGET", 300)
     assert _same(direct, shared)
-    assert _same(direct, cws._hash_rows(X, None, key, k, "direct"))
-    assert _same(direct, cws._hash_rows(X, None, key, k, "shared"))
-    assert _same(direct, cws._hash_rows(sp.csr_matrix(X), None, key, k, "auto"))
+    assert _same(direct, hashing._hash_rows(X, None, key, k, "direct"))
+    assert _same(direct, hashing._hash_rows(X, None, key, k, "shared"))
+    assert _same(direct, hashing._hash_rows(sp.csr_matrix(X), None, key, k, "auto"))
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
@@ -126,18 +126,18 @@ def test_all_paths_agree_property(X, k, centered):
         center = np.where(np.arange(X.shape[1]) % 2 == 0, 1.0, 0.0)
         X[:, 0] = np.where(np.all(X == center, axis=1), 5.0, X[:, 0])
     key = 777
-    reference = cws._reference_hash(X, k, key, center)
+    reference = hashing._reference_hash(X, k, key, center)
     Xs = sp.csr_matrix(X)
     for strategy in ("direct", "shared", "auto"):
-        assert _same(cws._hash_rows(X, center, key, k, strategy), reference)
-        assert _same(cws._hash_rows(cws._prepare(Xs, center), center, key, k, strategy), reference)
+        assert _same(hashing._hash_rows(X, center, key, k, strategy), reference)
+        assert _same(hashing._hash_rows(nonzeros._prepare(Xs, center), center, key, k, strategy), reference)
 
 
 def test_huge_and_tiny_values():
     X = np.array([[1e300, -1e-300, 5e-324, 1.0], [-1.7e308, 2.0, 0.0, 1e-10]])
     with np.errstate(all="raise"):
         i_star, t_star = GCWS(300, random_state=1).fit(X).hash(X)
-    assert _same((i_star, t_star), cws._reference_hash(X, 300, GCWS(300, random_state=1).fit(X).key_))
+    assert _same((i_star, t_star), hashing._reference_hash(X, 300, GCWS(300, random_state=1).fit(X).key_))
     assert np.all((i_star >= 0) & (i_star < 8))
 
 

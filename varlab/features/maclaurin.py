@@ -54,7 +54,8 @@ class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
     Parameters
     ----------
     n_components : int, default=100
-        D, the number of features (output columns).
+        D, the number of random features drawn (an order N and its Rademacher vectors each), which
+        is also the number of output columns.
     degree : int >= 1, default=2
     gamma : float > 0, default=1.0
     coef0 : float >= 0, default=0.0

@@ -85,7 +85,9 @@ class RFF(FeatureMap, name="rff"):
     Parameters
     ----------
     n_components : int, default=100
-        Number k of random features (>= 1), the number of output columns.
+        k, the number of frequencies drawn (>= 1; varlab's rule: n_components counts the random
+        draws). The output has k columns, one per frequency (2k with ``paired=True``: the cosine
+        and the sine of each), for every sampler and for NRFF and the no-phase map alike.
     gamma : float, default=1.0
         Kernel parameter (> 0): exp(-gamma ||u - v||^2) for ``kernel="gaussian"`` (as
         scikit-learn's ``RBFSampler``), exp(-gamma (1 - rho)) for ``kernel="correlation"``
@@ -305,7 +307,8 @@ class RFF(FeatureMap, name="rff"):
         return values
 
     def _transform(self, X) -> np.ndarray:
-        """Feature vectors z(x), shape (n_samples, n_components), dtype float32 or float64.
+        """Feature vectors z(x), shape (n_samples, n_components) (2 n_components with ``paired``),
+        dtype float32 or float64.
 
         RFF: sqrt(2/k) cos(<x, frequency_j> + w_j); no phase: cos(<x, frequency_j>)/sqrt(k);
         ``normalize=True``: the same divided by its l2 norm (NRFF, 000 Eq. 19).

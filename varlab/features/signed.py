@@ -69,8 +69,9 @@ class GRFF(FeatureMap, name="grff"):
     ----------
     n_components : int, default=100
         s, the number of frequencies drawn from each part (varlab's rule: n_components counts the
-        random draws). The maps have 4s columns for a signed kernel (cos and sin of each part's
-        frequencies), 2s for a positive definite one.
+        random draws). ``transform`` and ``right`` have 4s columns for a signed kernel (cos and
+        sin of each part's frequencies), 2s for a positive definite one (a measure with no
+        negative part, or one of zero mass).
     kernel : str or varlab.spectral.SignedMeasure or SpectralMeasure, default="delta_gaussian"
         The kernel's signed spectral measure (a probability measure is a signed one with an
         empty negative part), or the name of a registered measure (``varlab.spectral.measures()``,

@@ -44,7 +44,9 @@ sub-exponential decay makes these masses grow fast with d (measured: 1.51/0.51 i
 3.92/2.92 in d = 4, 15.9/14.9 in d = 6, 90.6/89.7
 in d = 8 for width 1). ``varlab.spectral.polynomial.PolynomialSphere`` instead solves
 for the least total variation directly (a linear program over shells), which stays small.
-Variances of GRFF/GORF for a measure made of shells are exact finite sums (``estimator_variance``).
+Variances of GRFF/GORF for a measure made of shells are exact finite sums
+(``varlab.theory.polynomial_variance``), and those of Random Maclaurin features, 004's
+baseline, are in ``varlab.theory.maclaurin``; their names are importable from here too.
 """
 from __future__ import annotations
 
@@ -57,14 +59,17 @@ import scipy.special as sc
 import scipy.stats
 import sympy
 
-from ._blocks import block_sizes
 from ._special import _hyp0f1_neg, phi
 from .formula import Formula, _doctests
+from .maclaurin import maclaurin_variance
 from .parameters import parameter
+from .polynomial_variance import estimator_variance, shell_covariance
 
 __all__ = ["phi", "bochner_riesz", "RADIAL_DENSITY_EXPR", "radial_density", "radial_density_sphere", "variation_envelope",
            "variation_growth", "truncated_masses", "truncated_masses_mp", "finite_total_variation",
-           "total_masses", "taper_masses", "shell_covariance", "estimator_variance", "maclaurin_variance"]
+           "total_masses", "taper_masses",
+           # defined in polynomial_variance and maclaurin
+           "shell_covariance", "estimator_variance", "maclaurin_variance"]
 
 # declared in theory/parameters.py (so that the registry is complete after ``import varlab``)
 DEGREE, FREQUENCY, A_SCALE = (parameter(name) for name in ("degree", "frequency", "a"))
@@ -139,7 +144,7 @@ _BLOCK = 1 << 20
 
 
 def _binomial_window(m, p):
-    """[lo, hi] holding all but 2 e^{-800} of the Binomial(m, p) mass (as gcws._support:
+    """[lo, hi] holding all but 2 e^{-800} of the Binomial(m, p) mass (as gcws_exact._support:
     Bernstein's inequality, about 40 sd + 270 terms each side of m p)."""
     t = _TAIL_LOG / 3.0 + math.sqrt(_TAIL_LOG ** 2 / 9.0 + 2.0 * _TAIL_LOG * m * p * (1.0 - p))
     return max(0, math.floor(m * p - t)), min(int(m), math.ceil(m * p + t))
@@ -447,92 +452,6 @@ def taper_masses(dimension, degree=1, *, a=3.0, width=1.0, upper=None, nodes=400
     p = float(np.trapezoid(np.clip(nu, 0.0, None), rho))
     n = float(np.trapezoid(np.clip(-nu, 0.0, None), rho))
     return {"positive": p, "negative": n, "error": abs(p - n - 1.0)}
-
-
-# --- variances of GRFF/GORF for measures made of shells ----------------------------------------------
-
-def shell_covariance(atoms_a, probabilities_a, atoms_b, probabilities_b, d, r):
-    """E phi_d(sqrt(R^2 + R'^2) r) for independent discrete radial laws (exact finite sums): the
-    Bessel term of C (same part) and H0 (two parts) for orthogonal rows (theory/signed.py).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from varlab.theory import polynomial
-    >>> atoms, probabilities = np.array([1.0, 2.0]), np.array([0.5, 0.5])      # |w| = 1 or 2; phi_3 = sin t / t
-    >>> polynomial.shell_covariance(atoms, probabilities, atoms, probabilities, 3, [0.0, 1.0]).round(6)
-    array([1.      , 0.377766])
-    """
-    r = np.atleast_1d(np.asarray(r, dtype=np.float64))
-    t = np.sqrt(np.square(atoms_a)[:, None] + np.square(atoms_b)[None, :])
-    w = probabilities_a[:, None] * probabilities_b[None, :]
-    return np.einsum("ij,rij->r", w, phi(t[None] * r[:, None, None], d))
-
-
-def estimator_variance(measure, d, r, s, orthogonality="iid"):
-    """Var of the s-frequency GRFF ("iid") or GORF ("separate", "mutual") estimate at |z| = r for a
-    signed measure whose parts have discrete radial laws (``atoms``, ``probabilities``), e.g.
-    PolynomialSphere: theory.signed's decomposition with the covariances as exact sums.
-
-    Examples
-    --------
-    >>> from varlab.spectral.polynomial import PolynomialSphere
-    >>> from varlab.theory import polynomial
-    >>> mu = PolynomialSphere(a=3.0, degree=1, dimension=16)         # a linear program: about 2 s once
-    >>> polynomial.estimator_variance(mu, 16, [0.5, 1.0], 8).round(6)      # GRFF, 8 frequencies
-    array([[0.050768],
-           [0.147328]])
-    >>> polynomial.estimator_variance(mu, 16, 1.0, 8, "separate").round(6)  # GORF
-    array([[0.134052]])
-    """
-    parts, masses = measure.parts(), measure.total_masses()
-    P, N = masses["positive"], masses["negative"]
-    r = np.atleast_1d(np.asarray(r, dtype=np.float64))
-    s = np.asarray(s, dtype=np.float64)
-    _, same, cross = block_sizes(d, s, orthogonality)
-    total = 0.0
-    laws = {}
-    for name, mass in (("positive", P), ("negative", N)):
-        part = parts[name]
-        if part is None or mass == 0:
-            continue
-        law = laws[name] = part.norm_law(d)
-        k = part.kernel_of_distance(r)
-        variance = 0.5 * (1.0 + part.kernel_of_distance(2.0 * r)) - k * k
-        covariance = shell_covariance(law.atoms, law.probabilities, law.atoms, law.probabilities, d, r) - k * k
-        total = total + mass * mass * (variance[:, None] / s + same * covariance[:, None] / s ** 2)
-    if len(laws) == 2 and np.any(cross):
-        pos, neg = parts["positive"], parts["negative"]
-        h0 = (shell_covariance(laws["positive"].atoms, laws["positive"].probabilities, laws["negative"].atoms,
-                               laws["negative"].probabilities, d, r)
-              - pos.kernel_of_distance(r) * neg.kernel_of_distance(r))
-        total = total - 2.0 * P * N * cross * h0[:, None] / s ** 2
-    return total
-
-
-# --- Random Maclaurin (Kar and Karnick 2012), 004's baseline "RM" ---------------------------------------
-
-def maclaurin_variance(x, y, degree, gamma, coef0, p=2.0) -> float:
-    """Var of one Random Maclaurin feature product Z(x) Z(y) for (gamma <x, y> + coef0)^degree with
-    Rademacher vectors and orders P(N = n) proportional to p^{-n} on 0..degree (varlab's own):
-    E[(<w, x><w, y>)^2] = |x|^2 |y|^2 + 2 <x, y>^2 - 2 sum_i x_i^2 y_i^2 =: M for Rademacher w, so
-    Var = sum_n (a_n^2 / pi_n) M^n - f(<x, y>)^2; the D-feature estimate has Var / D.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from varlab.theory import polynomial
-    >>> round(polynomial.maclaurin_variance(np.array([0.5, 0.5]), np.array([0.5, -0.5]), 2, 1.0, 1.0), 4)
-    0.75
-    """
-    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
-    t = float(x @ y)
-    moment = float((x @ x) * (y @ y) + 2.0 * t * t - 2.0 * np.sum(x * x * y * y))
-    n = np.arange(degree + 1)
-    a = sc.comb(degree, n) * gamma ** n * coef0 ** (degree - n)
-    pi = p ** -n.astype(np.float64)
-    pi /= pi.sum()
-    return float(np.sum(a * a / pi * moment ** n) - (gamma * t + coef0) ** (2 * degree))
 
 
 __test__ = _doctests(globals())     # the Formulas' Examples (doctest collects no instances)

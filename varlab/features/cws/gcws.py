@@ -1,0 +1,151 @@
+"""The GCWS feature map: hashing (``hash``), b-bit coding (``code``, ``transform``) and the GMM
+estimate (``kernel_estimate``), a scikit-learn transformer registered on definition.
+
+Randomness: the (r, c, beta) of (coordinate i, sample j) are a pure function of (seed key, i, j)
+(:mod:`~varlab.features.cws.randomness`), generated on the fly; no D x k table is stored, so
+memory does not depend on D, and a row hashes identically alone or in any batch, dense or
+sparse, float32 or float64 (the hash is computed in float64), in any process.
+"""
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+import scipy.sparse as sp
+
+from sklearn.utils._param_validation import Interval
+
+from ... import _random
+from .._base import RANDOM_STATE, FeatureMap
+from .coding import _MAX_B, _is_integer, _sample_values, bbit_code, gmm_estimate
+from .hashing import _hash_rows
+from .nonzeros import _check_center, _prepare
+from .randomness import MAX_SAMPLE
+
+__all__ = ["GCWS"]
+
+
+class GCWS(FeatureMap, name="gcws"):
+    """Generalized consistent weighted sampling (paper 000, Algorithm 1; 0-bit/b-bit, Sec. 1.4).
+
+    Parameters
+    ----------
+    n_components : int in [1, 2**32], default=256
+        k, the number of samples (i*, t*) per vector. GCWS is the one hashing map: ``transform``
+        codes each of the k samples into a one-hot block of 2^b columns (2^b k columns, k ones
+        per row); ``hash`` returns the k samples themselves.
+    b : int in [1, 32] or None, default=8
+        Bits kept per sample by :meth:`code` and :meth:`transform` (None: hashing only; 000
+        recommends b >= 4, 001 uses b = 8).
+    zero_bit : bool, default=False
+        0-bit GCWS: coding and :meth:`kernel_estimate` use i* only (000, Eq. 13); otherwise
+        (i*, t*). The default is the full sample because its collision rate is the exact,
+        unbiased GMM estimate of Theorem 1 (Eq. 10-12), while 0-bit is an approximation (Eq. 13)
+        to opt into.
+    center : None or 1-d array of length n_features, default=None
+        Centre vector mu of Eq. (4), one for all rows (None: mu = 0, Eq. 7).
+    random_state : None, int, numpy Generator, SeedSequence or RandomState, default=None
+        Source of the 64-bit key of the counter-based randomness, drawn at ``fit``.
+
+    Attributes
+    ----------
+    key_ : int
+        The 64-bit key drawn by :meth:`fit`. Two GCWS objects with the same key, k and centre
+        hash identically; hashing uses nothing else of the data seen by ``fit`` than its width.
+    n_features_in_ : int
+
+    ``hash(X)`` returns (i_star, t_star), int64 arrays of shape (n, k); i* indexes the 2D
+    transformed coordinates, 0-based (2i: u_i > mu_i, 2i + 1: u_i <= mu_i). Rows must be finite
+    and not all-zero after centring (ValueError otherwise); u - mu may exceed the float64 range
+    (its logarithm is formed without overflow). Dense or CSR input, float32 or float64 (hashed in
+    float64: a row hashes the same in every dtype and layout).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features import GCWS
+    >>> from varlab.kernels import gmm
+    >>> X = np.random.default_rng(0).standard_normal((3, 4))
+    >>> gcws = GCWS(n_components=4096, b=4, random_state=0).fit(X)
+    >>> gcws.transform(X).shape                 # 2^b columns per sample, k ones per row
+    (3, 65536)
+    >>> bool(np.abs(gcws.kernel_estimate(X) - gmm(X)).max() < 0.05)
+    True
+    """
+
+    output_dtypes = ("float64",)
+    _parameter_constraints = {
+        "n_components": [Interval(Integral, 1, MAX_SAMPLE, closed="both")],
+        "b": [Interval(Integral, 1, _MAX_B, closed="both"), None],
+        "zero_bit": ["boolean"],
+        "center": ["array-like", None],
+        "random_state": RANDOM_STATE,
+    }
+
+    def __init__(self, n_components: int = 256, *, b: int | None = 8, zero_bit: bool = False, center=None,
+                 random_state=None):
+        self.n_components = n_components
+        self.b = b
+        self.zero_bit = zero_bit
+        self.center = center
+        self.random_state = random_state
+
+    def _fit(self, X) -> int:
+        """Check the centre and the rows of ``X`` and draw ``key_``."""
+        self._mu = _check_center(self.center)
+        _prepare(X, self._mu)
+        self.key_ = _random.seed_key(self.random_state)
+        k = int(self.n_components)
+        return k if self.b is None else (1 << int(self.b)) * k
+
+    # -- hashing and coding ----------------------------------------------------------------
+    def hash(self, X):
+        """(i_star, t_star): int64 arrays (n, k) of Algorithm 1 (log form) on each row of X."""
+        X = _prepare(self._checked_input(X), self._mu)
+        self._check_output_size(X.shape[0])
+        return _hash_rows(X, self._mu, self.key_, int(self.n_components))
+
+    def _output_elements(self, n_rows: int) -> int:
+        """i* and t* (and the coding's indices): 2 n k numbers."""
+        return 2 * n_rows * int(self.n_components)
+
+    def code(self, i_star, t_star=None) -> sp.csr_matrix:
+        """b-bit one-hot coding (:mod:`~varlab.features.cws.coding`) of hashes (n, n_components) from :meth:`hash`.
+
+        ``t_star`` is required for full GCWS (``zero_bit=False``) and must have the shape of
+        ``i_star``. Needs only the parameters (no fit).
+        """
+        self._validate_params()
+        k, b, zero_bit = int(self.n_components), self.b, bool(self.zero_bit)
+        if b is None:
+            raise ValueError("b must be set (an integer in [1, 32]) to code or transform; got b=None")
+        if not zero_bit and t_star is None:
+            raise ValueError("t_star is required to code full GCWS samples (zero_bit=False)")
+        arrays = {"i_star": np.asarray(i_star), "t_star": None if t_star is None else np.asarray(t_star)}
+        for name, value in arrays.items():
+            if value is not None and not _is_integer(value):
+                raise TypeError(f"{name} must hold integers (as returned by hash), got dtype {value.dtype}")
+        i_star, t_star = arrays["i_star"], arrays["t_star"]
+        if i_star.size and np.min(i_star) < 0:
+            raise ValueError("i_star must hold nonnegative coordinate indices (as returned by hash)")
+        if i_star.ndim != 2 or i_star.shape[1] != k:
+            raise ValueError(f"i_star must have shape (n, n_components) = (n, {k}), got shape {i_star.shape}")
+        if t_star is not None and t_star.shape != i_star.shape:
+            raise ValueError(f"t_star must have the shape of i_star {i_star.shape}, got shape {t_star.shape}")
+        return bbit_code(_sample_values(i_star, t_star, zero_bit), b)
+
+    def _transform(self, X) -> sp.csr_matrix:
+        """b-bit coded GCWS features: CSR (n, 2^b k) with exactly k ones per row (float64)."""
+        if self.b is None:
+            raise ValueError("b must be set (an integer in [1, 32]) to transform; got b=None")
+        X = _prepare(X, self._mu)
+        i_star, t_star = _hash_rows(X, self._mu, self.key_, int(self.n_components))
+        return self.code(i_star, t_star)
+
+    def kernel_estimate(self, X, Y=None) -> np.ndarray:
+        """The GCWS estimate of GMM(x_i, y_j) for every pair of rows (Y = X if None): the
+        collision rate of the full samples (unbiased, 000 Theorem 1) or of i* (``zero_bit``,
+        Eq. 13); see :func:`gmm_estimate`."""
+        i_x, t_x = self.hash(X)
+        i_y, t_y = (i_x, t_x) if Y is None else self.hash(Y)
+        return gmm_estimate((i_x[:, None], t_x[:, None]), (i_y[None], t_y[None]), zero_bit=bool(self.zero_bit))
