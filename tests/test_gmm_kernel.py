@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from varlab import kernels
+from varlab.kernels import gmm_kernel
 
 
 def _brute_gmm(X, Y, center=None):
@@ -89,8 +90,8 @@ def test_blocked_paths_agree(monkeypatch):
     X, Y = _signed_with_zeros(rng, 37, 12), _signed_with_zeros(rng, 23, 12)
     center = rng.standard_normal(12)
     full = kernels.gmm(X, Y, center=center)
-    monkeypatch.setattr(kernels, "_GRAM_BLOCK_ELEMENTS", 50)
-    monkeypatch.setattr(kernels, "_SPARSE_PAIR_BUDGET", 40)
+    monkeypatch.setattr(gmm_kernel, "GRAM_BLOCK_ELEMENTS", 50)
+    monkeypatch.setattr(gmm_kernel, "_SPARSE_PAIR_BUDGET", 40)
     np.testing.assert_allclose(kernels.gmm(X, Y, center=center), full, rtol=1e-13)
     np.testing.assert_allclose(kernels.gmm(sp.csr_matrix(X), sp.csr_matrix(Y), center=center), full,
                                rtol=1e-12, atol=1e-15)

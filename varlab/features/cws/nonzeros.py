@@ -87,9 +87,9 @@ def _dense_nonzeros(block: np.ndarray, mu):
 
 def _sparse_nonzeros(block: sp.csr_matrix, mu):
     """(indptr, coords, x) of u~ for a CSR block (explicit zeros dropped, coords sorted)."""
-    from ...kernels import _centered_sparse
+    from ...kernels.gmm_kernel import centered_sparse
 
-    centered = _centered_sparse(block, mu)
+    centered = centered_sparse(block, mu)
     values = centered.data
     coords = 2 * centered.indices.astype(np.int64) + (values < 0)
     x = np.log(np.abs(values))

@@ -33,12 +33,10 @@ import math
 import numpy as np
 
 from ... import spectral
-from ...features.samplers import get_sampler
 from ...features.samplers.orthogonal import fwht, hadamard_size
 from ...theory import orthogonal as theory
 from ._phases import blocked_budget, phases
 from .sampler_model import SamplerModel
-from ..seeds import BLOCK_ELEMENTS
 
 __all__ = ["RadialModel", "IIDRadialModel", "ORFModel", "ORFColumnsModel", "SORFModel", "FastfoodModel"]
 
