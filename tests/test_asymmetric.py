@@ -37,7 +37,7 @@ def test_masses_against_direct_quadrature(s, h, formula):
                                         ("sinh_gaussian", {"beta": [0.3, 0.4]}),
                                         ("cosh_gaussian", {"beta": [0.3, 0.4]})])
 def test_corollary5_and_kernel_from_parts(kernel, kw):
-    mu = spectral.get_measure(kernel, sigma=1.5, **kw)
+    mu = spectral.get_measure(kernel, lengthscale=1.5, **kw)
     m = mu.total_masses()
     k0 = float(mu.exact_kernel(np.zeros(2)))
     assert abs(m["real_positive"] - m["real_negative"] - k0) < 1e-13
@@ -95,7 +95,7 @@ def test_gram_converges_and_eq12_recovers_masses():
 
 
 def test_rejection_acceptance_matches_theory():
-    mu = spectral.get_measure("cosh_gaussian", sigma=1.0, beta=[1.2, 0.0])
+    mu = spectral.get_measure("cosh_gaussian", lengthscale=1.0, beta=[1.2, 0.0])
     part = mu.parts()["real_negative"]
     _, proposals = part.rejection_rvs(4000, 2, 5)
     rate = 4000 / proposals
@@ -146,20 +146,20 @@ def test_extreme_sigma_is_refused_naming_sigma_and_the_vector(name, vector):
     zero imaginary masses (sinh: c = sigma^2 beta underflowed)."""
     for sigma in (1.7e308, 1e-300, 5e-324):
         with pytest.raises(ValueError, match=rf"^(sigma and {vector} give|sigma must be at least)"):
-            spectral.get_measure(name, sigma=sigma, **{vector: (0.5,)})
-    mu = spectral.get_measure(name, sigma=1.0, **{vector: (0.0,)})           # s = 0: a plain Gaussian
+            spectral.get_measure(name, lengthscale=sigma, **{vector: (0.5,)})
+    mu = spectral.get_measure(name, lengthscale=1.0, **{vector: (0.0,)})           # s = 0: a plain Gaussian
     assert mu.total_masses() == {"real_positive": 1.0, "real_negative": 0.0,
                                  "imaginary_positive": 0.0, "imaginary_negative": 0.0}
     np.testing.assert_allclose(mu.kernel([[1.0]]), math.exp(-0.5), rtol=1e-15)
     z = np.array([[1e308, -1e308], [1e-320, 0.0], [0.4, -0.3]])
-    mu = spectral.get_measure(name, sigma=1.3, **{vector: (0.5, 0.2)})
+    mu = spectral.get_measure(name, lengthscale=1.3, **{vector: (0.5, 0.2)})
     values = mu.kernel(z)
     np.testing.assert_allclose(values, mu.exact_kernel(z), rtol=1e-9, atol=1e-15)
     assert values[0] == 0.0 and np.all(np.isfinite(mu.exact_kernel(z)))
 
 
 def test_shift_gaussian_at_a_huge_sigma_has_its_exact_tiny_imaginary_masses():
-    mu = spectral.get_measure("shift_gaussian", sigma=1e300, shift=(0.5,))
+    mu = spectral.get_measure("shift_gaussian", lengthscale=1e300, shift=(0.5,))
     masses = mu.total_masses()
     np.testing.assert_allclose(masses["imaginary_positive"], 5e-301 / math.sqrt(2 * math.pi), rtol=1e-14)
     assert masses["real_positive"] == 1.0 and masses["real_negative"] == 0.0
@@ -209,7 +209,7 @@ def test_prop6_second_moments_are_the_parts_mean_squared_frequency(kernel, optio
     imaginary part twice. Counting all d coordinates (not d - 1) besides the one along c is off
     by 1/sigma^2, tens of SE here (and moves claim 002.prop6's bound, tests/test_claims.py)."""
     sigma, d, n = 1.3, 3, 20000
-    mu = spectral.get_measure(kernel, sigma=sigma, **{option: np.array([0.4, -0.3, 0.2])})
+    mu = spectral.get_measure(kernel, lengthscale=sigma, **{option: np.array([0.4, -0.3, 0.2])})
     moments = {}
     for index, part in enumerate(("real_positive", "real_negative", "imaginary_positive")):
         moments[part] = theory.part_second_moment(kernel, part, mu.spread, sigma, d)

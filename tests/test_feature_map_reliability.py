@@ -11,7 +11,7 @@ EXTREME = np.array([[-1.7976931348623157e308, 0.0], [1.0, 2.2250738585072014e-30
 
 
 @pytest.mark.parametrize("kernel, kernel_params", [("gaussian", {"lengthscale": 1e-3}),
-                                                   ("delta_gaussian", {"bandwidths": (1e-3, 1e-2)})])
+                                                   ("delta_gaussian", {"lengthscales": (1e-3, 1e-2)})])
 @pytest.mark.parametrize("orthogonality", ["mutual", "separate"])
 @pytest.mark.parametrize("sampler", ["iid", "orthogonal"])
 def test_grff_refuses_phases_that_overflow_instead_of_nan(sampler, orthogonality, kernel, kernel_params):

@@ -342,7 +342,7 @@ def test_measures(name, draw):
             continue
         options[p.name] = draw.draw(st.one_of(parameter_values, st.just((0.5, -0.5)), st.just((1.0, 2.0))),
                                     label=p.name)
-    measure = outcome(lambda: cls(**options), set(options) | {"weights", "bandwidths", "masses"},
+    measure = outcome(lambda: cls(**options), set(options) | {"weights", "bandwidths", "lengthscales", "masses"},
                       f"{name}({options})", finite=False)
     if measure is None:
         measure = cls() if all(p.default is not p.empty for p in list(inspect.signature(cls.__init__)

@@ -21,7 +21,7 @@ PARTS = [(kernel, part) for kernel in ("shift_gaussian", "sinh_gaussian", "cosh_
 
 def _part(kernel, part, method="exact", vector=(1.2, 0.0)):
     name = "shift" if kernel == "shift_gaussian" else "beta"
-    return spectral.get_measure(kernel, sigma=1.0, method=method, **{name: list(vector)}).parts()[part]
+    return spectral.get_measure(kernel, lengthscale=1.0, method=method, **{name: list(vector)}).parts()[part]
 
 
 def test_registered():

@@ -185,7 +185,7 @@ def test_mixture_with_several_components_draws_them_by_their_weights():
     components uniformly (not by their weights) moves the mean by 0.12, about 60 SE."""
     from scipy import stats
 
-    mixture, n, d = GaussianMixture(weights=(0.2, 0.8), bandwidths=(1.0, 10.0)), 40000, 2
+    mixture, n, d = GaussianMixture(weights=(0.2, 0.8), lengthscales=(1.0, 10.0)), 40000, 2
     W = mixture.rvs(n, d, random_state=11)
     z = np.array([0.6, 0.8])
     values = np.cos(W @ z)

@@ -25,7 +25,7 @@ def test_part_second_moment_is_the_mean_squared_norm_of_the_part(kernel, part):
     """E_part |w|^2 = (d - 1)/sigma^2 + E_h[X^2]/(s sigma)^2 against n draws of the part (d = 3)."""
     d, sigma, spread = 3, 2.0, 1.3
     h = asymmetric.part_h(kernel, part)
-    measure = ProjectedPart(sigma=sigma, c=(spread * sigma, 0.0, 0.0), h=h)
+    measure = ProjectedPart(lengthscale=sigma, c=(spread * sigma, 0.0, 0.0), h=h)
     w = measure.rvs(N, d, random_state=20260522)
     mean, se = _mean_and_se(np.sum(w * w, axis=1))
     expected = asymmetric.part_second_moment(kernel, part, spread, sigma, d)
@@ -40,7 +40,7 @@ def test_prop6_features_from_the_sampled_moments():
     weights = {"real_positive": 1.0, "real_negative": 1.0, "imaginary_positive": 2.0}
     estimate, variance = 0.0, 0.0
     for seed, (part, weight) in enumerate(weights.items()):
-        measure = ProjectedPart(sigma=sigma, c=(spread * sigma, 0.0, 0.0), h=asymmetric.part_h(kernel, part))
+        measure = ProjectedPart(lengthscale=sigma, c=(spread * sigma, 0.0, 0.0), h=asymmetric.part_h(kernel, part))
         mean, se = _mean_and_se(np.sum(measure.rvs(N, d, random_state=seed) ** 2, axis=1))
         estimate, variance = estimate + weight * mean, variance + (weight * se) ** 2
     assert abs(details["sigma_mu2"] - estimate) <= Z_MAX * math.sqrt(variance)
@@ -57,7 +57,7 @@ def test_gaussian_mixture_with_several_components_draws_each_with_its_weight():
     """sum_i c_i N(0, I/sigma_i^2): the draws' E|w|^2 = d sum_i c_i/sigma_i^2 and E cos<w, z> = k(z)
     (which weigh the components by c_i), within Z_MAX standard errors."""
     d = 2
-    mixture = GaussianMixture(weights=(2.0, 5.0, 3.0), bandwidths=(0.5, 1.0, 3.0))
+    mixture = GaussianMixture(weights=(2.0, 5.0, 3.0), lengthscales=(0.5, 1.0, 3.0))
     c = np.array([0.2, 0.5, 0.3])
     w = mixture.rvs(N, d, random_state=7)
     mean, se = _mean_and_se(np.sum(w * w, axis=1))

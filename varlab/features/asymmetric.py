@@ -174,7 +174,7 @@ class AsKRFF(FeatureMap, name="askrff"):
         M = int(self.n_components)
         check_allocation("n_components", 3 * M * d, what="the frequencies of three parts")
         name, vector = self._vector(d)
-        measure = get_measure(self.kernel, sigma=self.sigma, method=self.method, **{name: vector})
+        measure = get_measure(self.kernel, lengthscale=self.sigma, method=self.method, **{name: vector})
         rng = _random.generator(self.random_state)
         parts = measure.parts()
         self.measure_ = measure

@@ -16,7 +16,7 @@ Each part is p(w) h(<c, w>) up to its total mass, p the N(0, I/sigma^2) density 
   is E h(X) = ||part|| / tilt (``acceptance_rate``).
 
 >>> from varlab import spectral
->>> mu = spectral.get_measure("shift_gaussian", sigma=2.0, shift=[1.0, 0.0])
+>>> mu = spectral.get_measure("shift_gaussian", lengthscale=2.0, shift=[1.0, 0.0])
 >>> sorted(mu.total_masses())
 ['imaginary_negative', 'imaginary_positive', 'real_negative', 'real_positive']
 >>> round(float(mu.kernel([[-1.0, 0.0]])[0]), 12)      # k1(-r) = 1
@@ -32,7 +32,7 @@ import scipy.stats
 
 from .. import _random, _validate
 from ..theory import asymmetric as theory
-from . import ComplexMeasure, SpectralMeasure, _count, _norm, _points
+from . import ComplexMeasure, SpectralMeasure, _count, _norm, _points, renamed
 
 __all__ = ["ProjectedPart", "ShiftGaussian", "SinhGaussian", "CoshGaussian", "kernel_value"]
 
@@ -184,7 +184,7 @@ class ProjectedPart(SpectralMeasure):
     Examples
     --------
     >>> from varlab.spectral.asymmetric import ProjectedPart
-    >>> part = ProjectedPart(sigma=1.0, c=[1.0, 0.0], h="cos+")      # p(w) max(cos w_1, 0), normalised
+    >>> part = ProjectedPart(lengthscale=1.0, c=[1.0, 0.0], h="cos+")      # p(w) max(cos w_1, 0), normalised
     >>> round(part.mass, 10)                                        # E cos+(X), X ~ N(0, 1)
     0.6502800179
     >>> part.rvs(3, 2, random_state=0).shape                        # exact sampling
@@ -194,8 +194,8 @@ class ProjectedPart(SpectralMeasure):
     ((1000, 2), 1589)
     """
 
-    def __init__(self, sigma=1.0, c=(1.0,), h="cos+", method="exact"):
-        sigma = _sigma(sigma)
+    def __init__(self, lengthscale=1.0, c=(1.0,), h="cos+", method="exact", *, sigma=None):
+        sigma = _sigma(renamed(lengthscale, sigma, "sigma"))
         c = _vector(c, "c")
         _validate.choice(h, "h", ("cos+", "cos-", "sin+", "sin-", "one"))
         _validate.choice(method, "method", ("exact", "rejection"))
@@ -205,8 +205,9 @@ class ProjectedPart(SpectralMeasure):
                 raise ValueError(f"c must have a norm in [{_TINY:.3g}, {_FMAX:.3g}] for a part with "
                                  f"h != 'one' (with c = 0 the phase is 0), got |c| = {norm_c:.3g}")
             _check_spread(norm_c / sigma, "c and sigma")
-        super().__init__(sigma=sigma, c=tuple(float(v) for v in c), h=h, method=method)
-        self.sigma, self.c, self.h, self.method = sigma, c, h, method
+        super().__init__(lengthscale=sigma, c=tuple(float(v) for v in c), h=h, method=method)
+        self.sigma = self.lengthscale = sigma               # 002's sigma is the lengthscale
+        self.c, self.h, self.method = c, h, method
         self.spread = norm_c / sigma if h != "one" else 0.0
         self.symmetric = h in ("cos+", "cos-", "one")
         self._norm_c = norm_c
@@ -318,7 +319,8 @@ class _AsymmetricGaussian(ComplexMeasure):
             parts[part] = None if empty else ProjectedPart(sigma, c, h, method)
             if parts[part] is None:
                 masses[part] = 0.0
-        self.sigma, self.spread, self.direction, self.method = sigma, spread, c, method
+        self.sigma = self.lengthscale = sigma               # 002's sigma is the lengthscale
+        self.spread, self.direction, self.method = spread, c, method
         setattr(self, vector_name, vector)
         super().__init__(parts["real_positive"], parts["real_negative"], parts["imaginary_positive"],
                          parts["imaginary_negative"], masses=masses)
@@ -387,7 +389,7 @@ class ShiftGaussian(_AsymmetricGaussian, name="shift_gaussian"):
     --------
     >>> import numpy as np
     >>> from varlab.spectral.asymmetric import ShiftGaussian
-    >>> mu = ShiftGaussian(sigma=1.0, shift=[0.5, 0.0])
+    >>> mu = ShiftGaussian(lengthscale=1.0, shift=[0.5, 0.0])
     >>> [round(mass, 6) for mass in mu.total_masses().values()]     # R+, R-, I+, I-
     [0.882723, 0.000226, 0.183651, 0.183651]
     >>> z = np.array([[0.3, -0.2]])
@@ -399,8 +401,8 @@ class ShiftGaussian(_AsymmetricGaussian, name="shift_gaussian"):
 
     kernel_name, _vector_name = "shift_gaussian", "shift"
 
-    def __init__(self, sigma=1.0, shift=(0.5,), method="exact"):
-        super().__init__(sigma, shift, "shift", method)
+    def __init__(self, lengthscale=1.0, shift=(0.5,), method="exact", *, sigma=None):
+        super().__init__(renamed(lengthscale, sigma, "sigma"), shift, "shift", method)
 
 
 class SinhGaussian(_AsymmetricGaussian, name="sinh_gaussian"):
@@ -410,7 +412,7 @@ class SinhGaussian(_AsymmetricGaussian, name="sinh_gaussian"):
     Examples
     --------
     >>> from varlab.spectral.asymmetric import SinhGaussian
-    >>> mu = SinhGaussian(sigma=1.0, beta=[0.5])
+    >>> mu = SinhGaussian(lengthscale=1.0, beta=[0.5])
     >>> [round(mass, 6) for mass in mu.total_masses().values()]     # R+, R-, I+, I-
     [1.0, 0.0, 0.208104, 0.208104]
     >>> mu.kernel([[0.7]]).round(8), mu.exact_kernel([[0.7]]).round(8)
@@ -419,8 +421,8 @@ class SinhGaussian(_AsymmetricGaussian, name="sinh_gaussian"):
 
     kernel_name, _vector_name = "sinh_gaussian", "beta"
 
-    def __init__(self, sigma=1.0, beta=(0.5,), method="exact"):
-        super().__init__(sigma, beta, "beta", method)
+    def __init__(self, lengthscale=1.0, beta=(0.5,), method="exact", *, sigma=None):
+        super().__init__(renamed(lengthscale, sigma, "sigma"), beta, "beta", method)
 
 
 class CoshGaussian(_AsymmetricGaussian, name="cosh_gaussian"):
@@ -430,7 +432,7 @@ class CoshGaussian(_AsymmetricGaussian, name="cosh_gaussian"):
     Examples
     --------
     >>> from varlab.spectral.asymmetric import CoshGaussian
-    >>> mu = CoshGaussian(sigma=1.0, beta=[0.5])
+    >>> mu = CoshGaussian(lengthscale=1.0, beta=[0.5])
     >>> round(mu.total_mass(), 6)                  # A (E cos+ + E cos- + 2 E sin+), A = e^{1/8}
     1.41672
     >>> mu.kernel([[0.7]]).round(8), mu.exact_kernel([[0.7]]).round(8)
@@ -439,5 +441,5 @@ class CoshGaussian(_AsymmetricGaussian, name="cosh_gaussian"):
 
     kernel_name, _vector_name = "cosh_gaussian", "beta"
 
-    def __init__(self, sigma=1.0, beta=(0.5,), method="exact"):
-        super().__init__(sigma, beta, "beta", method)
+    def __init__(self, lengthscale=1.0, beta=(0.5,), method="exact", *, sigma=None):
+        super().__init__(renamed(lengthscale, sigma, "sigma"), beta, "beta", method)

@@ -31,7 +31,7 @@ import scipy.stats
 from .. import _validate
 from ..theory.parameters import parameter
 from ..theory.polynomial import phi
-from . import RadialMeasure, SignedMeasure, _count, _norm
+from . import RadialMeasure, SignedMeasure, _count, _norm, renamed
 
 __all__ = ["GaussianMixture", "DeltaGaussian", "polynomial_total_variation_finite"]
 
@@ -141,23 +141,28 @@ class GaussianMixture(RadialMeasure, name="gaussian_mixture"):
     --------
     >>> import math
     >>> from varlab.spectral.signed import GaussianMixture
-    >>> mu = GaussianMixture(weights=(1.0, 1.0), bandwidths=(1.0, 2.0))
+    >>> mu = GaussianMixture(weights=(1.0, 1.0), lengthscales=(1.0, 2.0))
     >>> mu
-    GaussianMixture(weights=(0.5, 0.5), bandwidths=(1.0, 2.0))
+    GaussianMixture(weights=(0.5, 0.5), lengthscales=(1.0, 2.0))
     >>> round(float(mu.kernel_of_distance(1.0)), 10), round((math.exp(-1 / 2) + math.exp(-1 / 8)) / 2, 10)
     (0.7445137811, 0.7445137811)
     >>> mu.rvs(3, 2, random_state=0).shape
     (3, 2)
     """
 
-    def __init__(self, weights=(1.0,), bandwidths=(1.0,)):
+    def __init__(self, weights=(1.0,), lengthscales=(1.0,), *, bandwidths=None):
         c = _vector(weights, "weights", positive=True)
-        b = _bandwidths(bandwidths)
+        b = _bandwidths(renamed(lengthscales, bandwidths, "bandwidths", "lengthscales"))
         if c.shape != b.shape:
-            raise ValueError(f"weights and bandwidths must have the same length, got {c.size} and {b.size}")
+            raise ValueError(f"weights and lengthscales must have the same length, got {c.size} and {b.size}")
         c = c / math.fsum(c)
-        super().__init__(weights=tuple(c.tolist()), bandwidths=tuple(b.tolist()))
+        super().__init__(weights=tuple(c.tolist()), lengthscales=tuple(b.tolist()))
         self.weights, self.bandwidths = c, b
+
+    @property
+    def lengthscales(self) -> np.ndarray:
+        """The components' lengthscales (004's sigma_i; ``bandwidths`` is the old name)."""
+        return self.bandwidths
 
     def _norm_law(self, d):
         cache = self.__dict__.setdefault("_laws", {})
@@ -318,11 +323,12 @@ class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
     {'positive': 0.945003, 'negative': 0.945003}
     """
 
-    def __init__(self, weights=(1.0, -1.0), bandwidths=(1.0, 10.0), decomposition="sign", dimension=None):
+    def __init__(self, weights=(1.0, -1.0), lengthscales=(1.0, 10.0), decomposition="sign", dimension=None, *,
+                 bandwidths=None):
         a = _vector(weights, "weights")
-        b = _bandwidths(bandwidths)
+        b = _bandwidths(renamed(lengthscales, bandwidths, "bandwidths", "lengthscales"))
         if a.shape != b.shape:
-            raise ValueError(f"weights and bandwidths must have the same length, got {a.size} and {b.size}")
+            raise ValueError(f"weights and lengthscales must have the same length, got {a.size} and {b.size}")
         if np.any(a == 0):
             raise ValueError(f"weights must be non-zero, got {weights!r}")
         _validate.choice(decomposition, "decomposition", ("sign", "jordan"))
@@ -342,7 +348,7 @@ class DeltaGaussian(SignedMeasure, name="delta_gaussian"):
             masses = self.jordan_masses(self.dimension)
             parts = {part: RadialPart(_JordanLaw(self, sign, self.dimension), self.dimension, sign, nodes=200,
                                      weights=tuple(self.weights.tolist()),
-                                     bandwidths=tuple(self.bandwidths.tolist()))
+                                     lengthscales=tuple(self.bandwidths.tolist()))
                      if masses[part] > 0 else None
                      for part, sign in (("positive", 1.0), ("negative", -1.0))}
         super().__init__(parts["positive"], parts["negative"], masses=masses)

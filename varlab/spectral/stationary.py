@@ -320,6 +320,18 @@ class CauchyKernel(RadialMeasure, name="cauchy"):
     def _norm_law(self, d):
         return _RADIAL_LAPLACE(d, scale=1.0 / self.lengthscale)
 
+    def _logdensity(self, w):
+        # l^d p(l w), p(v) = (2 pi)^{-d/2} |v|^{1 - d/2} K_{d/2 - 1}(|v|) (varlab: the Gaussian
+        # density integrated over A = 2 tau); +inf at v = 0 for d >= 2
+        d = w.shape[-1]
+        t = _norm(w) * self.lengthscale
+        nu = 0.5 * d - 1.0
+        with np.errstate(divide="ignore", over="ignore", invalid="ignore"):
+            log = (d * math.log(self.lengthscale) - 0.5 * d * math.log(2.0 * math.pi) - nu * np.log(t)
+                   + np.log(sc.kve(nu, t)) - t)
+        at_zero = math.inf if d >= 2 else math.log(self.lengthscale / 2.0)      # d = 1: e^{-|v|}/2
+        return np.where(t == 0, at_zero, log)
+
 
 class RadialScaleMixture(scipy.stats.rv_continuous):
     """|w| of w = sqrt(A) g, g ~ N(0, I_d), A from a mixing law (``varlab.theory``'s
@@ -415,4 +427,20 @@ class ScaleMixture(RadialMeasure, name="scale_mixture"):
 
     def _norm_law(self, d):
         return self._law(d, scale=1.0 / self.lengthscale)
+
+    def _logdensity(self, w):
+        # l^d E_A N(l w; 0, A I), integrated over A's quantile as the norm law's cdf
+        d = w.shape[-1]
+        squared = np.square(_norm(w) * self.lengthscale).ravel()
+        mixing = self._declared.mixing
+
+        def integrand(u):
+            a = mixing.ppf(u)
+            with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+                return np.nan_to_num(np.exp(-0.5 * d * np.log(2.0 * math.pi * a) - 0.5 * squared / a),
+                                     posinf=np.finfo(np.float64).max)
+
+        value, _ = integrate.quad_vec(integrand, 0.0, 1.0, epsabs=0.0, epsrel=1e-10)
+        with np.errstate(divide="ignore"):
+            return (d * math.log(self.lengthscale) + np.log(value)).reshape(w.shape[:-1])
 

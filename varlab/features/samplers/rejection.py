@@ -21,7 +21,7 @@ sampler) is reached through the i.i.d. sampler.
 >>> import numpy as np
 >>> from varlab import spectral
 >>> from varlab.features.samplers import get_sampler
->>> part = spectral.get_measure("shift_gaussian", sigma=1.0, shift=[1.5, 0.0]).parts()["real_positive"]
+>>> part = spectral.get_measure("shift_gaussian", lengthscale=1.0, shift=[1.5, 0.0]).parts()["real_positive"]
 >>> W, proposals = get_sampler("rejection").draw(part, 1000, 2, random_state=0)
 >>> W.shape, proposals > 1000, round(part.acceptance_rate, 4)
 ((1000, 2), True, 0.483)

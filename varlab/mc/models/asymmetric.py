@@ -71,7 +71,7 @@ class _AsKRFFBase(Model):
         vector, delta, alpha, tau = _geometry(self.kernel, dimension, float(distance), self.magnitude,
                                               self.angle, self.sigma)
         name = "shift" if self.kernel == "shift_gaussian" else "beta"
-        measure = spectral.get_measure(self.kernel, sigma=self.sigma, method=self.method, **{name: vector})
+        measure = spectral.get_measure(self.kernel, lengthscale=self.sigma, method=self.method, **{name: vector})
         return measure, delta, alpha, tau
 
     def samples_per_block(self, **point):
