@@ -228,6 +228,8 @@ def theory_point(theory, point: dict, options: dict) -> dict:
     if isinstance(theory, Formula):
         return {**point, **{name: value for name, value in options.items()
                             if name in theory.parameters}}
+    if not callable(theory):
+        return point                                # theory_values refuses it, naming the types
     signature = inspect.signature(theory).parameters.values()
     if any(p.kind is p.VAR_KEYWORD for p in signature):
         return {**point, **options}

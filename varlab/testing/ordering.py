@@ -29,7 +29,7 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
     Parameters are those of :func:`varlab.testing.check_agreement`, with two models (each a
     registered name or a Model instance, both declaring the grid's parameters) and
     ``effect_size`` (> 0, in the statistic's units) in place of the theory and tolerance. The
-    verdict's rows name A and B by their models.
+    verdict's rows name A and B by their models (with "(A)", "(B)" for one model twice).
 
     Examples
     --------
@@ -47,11 +47,12 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
     lower = user_simulation(model_a, "A", random_state=seed_a, **common)
     upper = user_simulation(model_b, "B", random_state=seed_b, **common)
     a, b = model_label(model_a), model_label(model_b)
+    names = (a, b) if a != b else (f"{a} (A)", f"{b} (B)")
     statement = (f"the {statistic} of A = {a} is below that of B = {b} "
                  f"(effect size {effect_size:g})")
     check = Ordering(id="", source="", statement=statement, registered=False, lower=lower,
                      upper=upper, statistic=statistic, k=lower.k, effect_size=effect_size,
-                     names=(a, b))
+                     names=names)
     return check.run(Budget("", int(n_repetitions)))
 
 

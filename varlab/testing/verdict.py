@@ -103,8 +103,10 @@ class Verdict:
         return format_table(self.rows)
 
     def __str__(self) -> str:
+        needed = self.n_repetitions_needed
         rule = ("" if self.threshold is None else f", threshold |z| <= {self.threshold:.2f}") + (
-            "" if self.n_repetitions is None else f", {self.n_repetitions:,} repetitions")
+            "" if self.n_repetitions is None else f", {self.n_repetitions:,} repetitions") + (
+            "" if needed is None else f" ({needed:,} would resolve it)")
         return (f"{self.outcome}: {self.statement}\n{self.reason}\n"
                 f"resolution {self.resolution:.3g} ({self.units}), tolerance "
                 f"{self.tolerance:.3g}{rule}\n{self.table()}")
