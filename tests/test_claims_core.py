@@ -45,8 +45,8 @@ def test_the_threshold_is_z_max(z, expected):
     """A departure just past Z_MAX SE, neither shown within the tolerance nor beyond it, is
     inconclusive."""
     verdict = builders.agreement(_run(), theory=[1.0, 2.0], estimate=[1.0, 2.0 + z * 0.01],
-                               standard_error=[0.01, 0.01], parameters=[{}, {}], quantity="q",
-                               tolerance=0.05)
+                                 standard_error=[0.01, 0.01], parameters=[{}, {}], quantity="q",
+                                 tolerance=0.05)
     assert Z_MAX == 4.5 and verdict.outcome == expected
     assert verdict.resolution == pytest.approx(Z_MAX * 0.01)
 
@@ -54,24 +54,50 @@ def test_the_threshold_is_z_max(z, expected):
 def test_contradicted_needs_a_departure_significantly_beyond_the_tolerance():
     run = _run()
     beyond = builders.agreement(run, theory=[1.0], estimate=[1.2], standard_error=[0.01], parameters=[{}],
-                           quantity="q", tolerance=0.1)
+                                quantity="q", tolerance=0.1)
     assert beyond.outcome == CONTRADICTED and beyond.budget_factor is None
     near = builders.agreement(run, theory=[1.0], estimate=[1.12], standard_error=[0.01], parameters=[{}],
-                         quantity="q", tolerance=0.1)
+                              quantity="q", tolerance=0.1)
     assert near.outcome == INCONCLUSIVE            # 2 SE beyond the tolerance: not significant
     assert near.budget_factor == pytest.approx((Z_MAX * 0.01 / 0.02) ** 2)
     shown = builders.agreement(run, theory=[1.0], estimate=[1.05], standard_error=[0.01], parameters=[{}],
-                          quantity="q", tolerance=0.1)
+                               quantity="q", tolerance=0.1)
     assert shown.outcome == CONFIRMED and "shown within the tolerance" in shown.reason
 
 
 def test_confirmed_needs_the_resolution_within_the_tolerance():
     verdict = builders.agreement(_run(), theory=[1.0], estimate=[1.0], standard_error=[0.1], parameters=[{}],
-                               quantity="q", tolerance=0.1)
+                                 quantity="q", tolerance=0.1)
     assert verdict.outcome == INCONCLUSIVE
     assert verdict.resolution == pytest.approx(0.45)
     assert verdict.budget_factor == pytest.approx(4.5 ** 2)
     assert "budget would resolve it" in verdict.reason
+
+
+def test_claims_and_user_checks_share_one_threshold_rule_at_the_repetitions_used():
+    """A user's check_agreement at n repetitions and a claim over a shared Simulation that gets n
+    of its budget's 4n (share=4), or a Difference of two such, judge at one threshold, the t
+    quantile of n - 1 (5.04 at n = 50, not Z_MAX = 4.5), in their decision as in their record."""
+    from varlab.testing import check_agreement
+    from varlab.testing.outcomes import threshold
+
+    n, grid = 50, dict(rho=0.5, gamma=1.0)
+    user = check_agreement("rff", rff.mean, statistic="mean", k=[4], n_repetitions=n, random_state=0,
+                           tolerance=0.5, relative=False, **grid)
+    shared = claims.Simulation("unit.threshold", "shared", "rff", (4,), grid, share=4)
+    claim = Agreement(id="unit.threshold.shared", source="unit", quote="q", statement="s", model=shared,
+                      theory=rff.mean, statistic="mean", k=(4,), tolerance=0.5, relative=False)
+    gap = claims.Difference(shared, claims.Simulation("unit.threshold", "other", "rff_no_phase", (4,),
+                                                      grid, share=2))
+    difference = Agreement(id="unit.threshold.gap", source="unit", quote="q", statement="s", model=gap,
+                           theory=lambda k, rho, gamma: 0.0 * k, statistic="mean", k=(4,),
+                           tolerance=1.0, relative=False)
+    budget = Budget("unit", 4 * n)
+    for verdict in (user, claim.run(budget), difference.run(budget)):
+        assert verdict.n_repetitions == n and verdict.method == "simulation"
+        assert verdict.threshold == threshold(n) == pytest.approx(5.04, abs=0.005)
+        assert verdict.resolution == pytest.approx(threshold(n) * verdict.rows[0]["SE"], rel=1e-12)
+    assert threshold(4 * n) < threshold(n)
 
 
 @pytest.mark.parametrize("df", [7, 19, 49])
@@ -81,23 +107,23 @@ def test_few_unit_standard_errors_use_the_t_quantile(df):
     run = _run()
     tolerance = 1.1 * threshold
     inside = builders.agreement(run, theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
-                           parameters=[{}], quantity="q", tolerance=tolerance,
-                           degrees_of_freedom=df)
+                                parameters=[{}], quantity="q", tolerance=tolerance,
+                                degrees_of_freedom=df)
     assert inside.outcome == CONFIRMED and inside.method == "trials"
     assert inside.resolution == pytest.approx(threshold) and "t quantile" in inside.reason
     assert builders.agreement(run, theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
-                         parameters=[{}], quantity="q",
-                         tolerance=tolerance).outcome == INCONCLUSIVE
+                              parameters=[{}], quantity="q",
+                              tolerance=tolerance).outcome == INCONCLUSIVE
 
 
 def test_zero_standard_error_is_judged_exactly():
     run = _run()
     assert builders.agreement(run, theory=[0.0], estimate=[1e-300], standard_error=[0.0], parameters=[{}],
-                         quantity="q", tolerance=1e-3).outcome == CONFIRMED
+                              quantity="q", tolerance=1e-3).outcome == CONFIRMED
     assert builders.agreement(run, theory=[0.0], estimate=[1.0], standard_error=[0.0], parameters=[{}],
-                         quantity="q", tolerance=1e-3).outcome == CONTRADICTED
+                              quantity="q", tolerance=1e-3).outcome == CONTRADICTED
     assert builders.agreement(run, theory=[0.5], estimate=[0.5], standard_error=[0.0], parameters=[{}],
-                         quantity="q", tolerance=1e-3).outcome == CONFIRMED
+                              quantity="q", tolerance=1e-3).outcome == CONFIRMED
 
 
 def test_ordering_strict_and_not_strict():
@@ -118,9 +144,9 @@ def test_ordering_strict_and_not_strict():
 def test_combined_takes_the_worst_outcome_and_the_coarsest_resolution():
     run = _run()
     fine = builders.agreement(run, theory=[1.0], estimate=[1.0], standard_error=[0.001], parameters=[{}],
-                         quantity="a", tolerance=0.1)
+                              quantity="a", tolerance=0.1)
     coarse = builders.agreement(run, theory=[1.0], estimate=[1.0], standard_error=[0.1], parameters=[{}],
-                           quantity="b", tolerance=0.1)
+                                quantity="b", tolerance=0.1)
     both = builders.combined(run, [fine, coarse])
     assert both.outcome == INCONCLUSIVE and both.resolution == coarse.resolution
     assert builders.combined(run, [fine, fine]).outcome == CONFIRMED
@@ -354,7 +380,7 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
     run = _run()
     verdicts = [builders.exact(run, True, "fine"),
                 builders.agreement(run, theory=[1.0], estimate=[np.float64(2.0)], standard_error=[0.01],
-                              parameters=[dict(rho=np.float64(0.5))], quantity="q", tolerance=0.1)]
+                                   parameters=[dict(rho=np.float64(0.5))], quantity="q", tolerance=0.1)]
     write_report(verdicts, tmp_path, title="T", budget=Budget("unit", 10))
     payload = json.loads((tmp_path / "report.json").read_text())
     for record in payload["claims"]:
@@ -371,7 +397,8 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
 def test_report_table_escapes_the_bars_of_a_joint_reason(tmp_path):
     """A Joint reason joins its parts with " | ": unescaped, it would split the table's row."""
     run = _run()
-    joint = builders.combined(run, [builders.exact(run, True, "part one |x| = 1"), builders.exact(run, True, "part two")])
+    joint = builders.combined(run, [builders.exact(run, True, "part one |x| = 1"),
+                                    builders.exact(run, True, "part two")])
     assert " | " in joint.reason
     write_report([joint], tmp_path, title="T", budget=Budget("unit", 10))
     rows = [line for line in (tmp_path / "report.md").read_text().splitlines()
