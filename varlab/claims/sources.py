@@ -331,11 +331,19 @@ def theory_values(theory, k, point: dict) -> np.ndarray:
 
 
 
-def per_sample(law, *, samples: int = 1, name: str = "") -> Callable:
-    """A theory ``theory(k, **point)`` = ``law`` / (``samples`` x k): the variance of a mean of
-    ``samples`` x k independent copies of one sample whose variance is ``law`` (a Formula, or a
-    callable given the point's parameters and the simulation's options that it names). ``name``
-    (default: the law's name + "/k") names it where a verdict prints a theory.
+def per_sample(law, *, count: str = "", samples: int = 1, name: str = "") -> Callable:
+    """A theory ``theory(k, **point)``: the statistic of an estimator that averages n =
+    ``samples`` x k independent samples, from ``law``:
+
+    * ``law`` / n, for a law of one sample (the default), e.g. ``rff.variance``;
+    * ``law`` with its parameter ``count`` at n, for a law that takes the number of samples
+      itself under another name (``count="m"``: 003's laws in m, the engine's k);
+    * ``law`` a dict {model name: law}: the law of the simulation's model, for a declaration
+      over several simulations (give ``name``).
+
+    Each law is a Formula or a callable given the point's parameters and the simulation's options
+    that it names. ``name`` (default: the law's name, + "/k" for a law of one sample) names the
+    theory where a verdict prints it.
 
     Examples
     --------
@@ -351,13 +359,29 @@ def per_sample(law, *, samples: int = 1, name: str = "") -> Callable:
     True
     >>> per_sample(lambda distance: 0.5, samples=2)(np.array([4]), distance=1.0, kernel="gaussian")
     array([0.0625])
+    >>> in_m = per_sample({"a": lambda m: 1.0 / m, "b": lambda m: 2.0 / m}, count="m", name="by model")
+    >>> in_m(np.array([4]), model="b")
+    array([0.5])
     """
     if int(samples) != samples or samples < 1:
         raise ValueError(f"samples must be a positive integer, got {samples!r}")
+    laws = dict(law) if isinstance(law, Mapping) else None
+    if laws is not None and not name:
+        raise ValueError("name the theory of a dict of laws (name=...)")
 
     def theory(k, **point):
-        value = np.asarray(law(**theory_point(law, {}, point)), dtype=float)
-        return value / (samples * np.asarray(k, dtype=float))
+        chosen = law
+        if laws is not None:
+            if point.get("model") not in laws:
+                raise ValueError(f"{name}: no law for model {point.get('model')!r} (laws for "
+                                 f"{sorted(laws)})")
+            chosen = laws[point["model"]]
+        n = samples * np.asarray(k)
+        arguments = theory_point(chosen, {}, point)
+        if count:
+            return np.asarray(chosen(**{**arguments, count: n}), dtype=float)
+        return np.asarray(chosen(**arguments), dtype=float) / n
 
-    theory.__qualname__ = name or f"{name_of(law)}/" + ("k" if samples == 1 else f"({samples}k)")
+    theory.__qualname__ = name or name_of(law) + ("" if count else
+                                                  "/k" if samples == 1 else f"/({samples}k)")
     return theory
