@@ -39,8 +39,8 @@ from ..testing.verdict import Verdict
 from .budget import budget as as_budget
 from .registry import register
 from .run import ClaimRun
-from .sources import (Measured, check_statistic, is_source, name_of, positive, read, sources_of,
-                      theory_point, theory_values)
+from .sources import (Measured, check_statistic, is_source, name_of, positive, read, source_name,
+                      sources_of, theory_point, theory_values)
 
 __all__ = ["Claim", "Agreement", "Ordering", "Identity", "Paired", "Joint", "Check", "claim"]
 
@@ -208,7 +208,7 @@ class Agreement(_OverGrid):
         estimate, error, rows, n, values = read(sources, run.budget, self.statistic,
                                                 self.k if shared else (), *functions)
         theory, unit = values[0], (positive(values[1], self) if self.scale is not None else 1.0)
-        models = ", ".join(dict.fromkeys(source.result(run.budget).model for source in sources))
+        models = ", ".join(dict.fromkeys(source_name(source, run.budget) for source in sources))
         quantity = f"{self.statistic} of {models}" + (
             "" if self.scale is None else f", in units of {name_of(self.scale)}")
         return builders.agreement(run, theory=theory / unit, estimate=estimate / unit,
@@ -299,7 +299,7 @@ class Ordering(_OverGrid):
                 selected = () if isinstance(side, str) else self.k
                 value, error, rows, n, scale = read(sources, run.budget, self.statistic, selected,
                                                     *extra)
-                name = ", ".join(dict.fromkeys(s.result(run.budget).model for s in sources))
+                name = ", ".join(dict.fromkeys(source_name(s, run.budget) for s in sources))
                 sides.append((value, error, rows, scale, name, n))
             else:
                 sides.append(side)

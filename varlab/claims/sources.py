@@ -200,6 +200,30 @@ class Measured:
         return measurement
 
 
+def model_label(model) -> str:
+    """A model's name in messages: its registered name, or its class name for an instance.
+
+    Examples
+    --------
+    >>> from varlab import mc
+    >>> from varlab.claims.sources import model_label
+    >>> model_label("nrff"), model_label(mc.get_model("nrff"))
+    ('nrff', 'nrff')
+    >>> class Mine(mc.Model):                       # an unregistered model: its class name
+    ...     parameters = ("rho",)
+    >>> model_label(Mine())
+    'Mine'
+    """
+    return model if isinstance(model, str) else (model.name or type(model).__name__)
+
+
+def source_name(source, budget) -> str:
+    """The name of what a source simulates (``model_label`` of a Simulation's model)."""
+    if isinstance(source, Simulation):
+        return model_label(source.model)
+    return source.result(budget).model
+
+
 def sources_of(owner: str, source, label: str, k, grid, product: bool, share: int) -> tuple:
     """The simulations a declaration reads: a model name (simulated for the claim ``owner``),
     a Simulation, a Difference, or a tuple of those (their points concatenated)."""

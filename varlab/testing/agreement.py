@@ -22,28 +22,11 @@ import numpy as np
 from .. import _validate, mc
 from ..claims.budget import Budget
 from ..claims.kinds import Agreement
-from ..claims.sources import Simulation, name_of
+from ..claims.sources import Simulation, model_label, name_of
 from .outcomes import CONFIRMED
 from .verdict import Verdict
 
 __all__ = ["check_agreement", "assert_agreement"]
-
-
-def model_label(model) -> str:
-    """A model's name in messages: its registered name, or its class name for an instance.
-
-    Examples
-    --------
-    >>> from varlab import mc
-    >>> from varlab.testing.agreement import model_label
-    >>> model_label("nrff"), model_label(mc.get_model("nrff"))
-    ('nrff', 'nrff')
-    >>> class Mine(mc.Model):                       # an unregistered model: its class name
-    ...     parameters = ("rho",)
-    >>> model_label(Mine())
-    'Mine'
-    """
-    return model if isinstance(model, str) else (model.name or type(model).__name__)
 
 
 def user_simulation(model, label: str, *, k, random_state, product: bool, grid: dict) -> Simulation:

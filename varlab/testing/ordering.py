@@ -15,7 +15,8 @@ from __future__ import annotations
 from .. import _random, _validate
 from ..claims.budget import Budget
 from ..claims.kinds import Ordering
-from .agreement import model_label, user_simulation
+from ..claims.sources import model_label
+from .agreement import user_simulation
 from .outcomes import CONFIRMED
 from .verdict import Verdict
 
