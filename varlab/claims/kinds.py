@@ -157,7 +157,7 @@ class Agreement(_OverGrid):
     concatenated; with shared simulations, ``k`` selects the k values judged); or a
     :class:`Measured` source, whose Measurement carries its theory (``theory`` and
     ``statistic`` stay unset). ``theory``: a Formula or ``theory(k, **point)``
-    (the convention of ``varlab.testing.check_agreement``; a callable also gets the
+    (the convention of ``varlab.claims.sources``; a callable also gets the
     simulation's options that it names, e.g. ``kernel``, and ``model``). ``tolerance``:
     relative to |theory| if ``relative``, else in the statistic's units, or, with ``scale`` (a
     theory of the same form, e.g. V_MC), in units of ``scale``: estimate, standard error and
@@ -429,7 +429,7 @@ class Joint(Claim):
     """One statement joining parts with "and" (e.g. an exact law and its simulation): each part
     a declaration made with ``Kind.part(...)``, checked with this claim's run (seeds from its id);
     the verdict is contradicted if one part is, else inconclusive if one is, else confirmed
-    (``ClaimRun.combined``). ``remark(run) -> str``, if given, is appended to the reason.
+    (``varlab.testing.builders.combined``). ``remark(run) -> str``, if given, is appended to the reason.
 
     Examples
     --------

@@ -143,7 +143,8 @@ class Measurement:
     """Values measured outside the engine, one entry per point: ``estimate`` and its
     ``standard_error``, the point's ``rows`` (dicts), the ``theory`` at each point when the
     measurement computes it (e.g. GMM(u, v) of generated pairs), ``degrees_of_freedom`` when the
-    standard errors come from few independent units (judged with the t quantile), a
+    standard errors come from few independent units (judged with the t quantile; None: a
+    large-sample standard error, judged at the quantile's limit Z_MAX = 4.5), a
     ``remark`` appended to the verdict's reason and ``details``, rows appended to the verdict's
     per-point rows (what the points rest on, not points themselves).
 

@@ -85,7 +85,7 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
     check = Agreement(id="", source="", statement=statement, registered=False, model=source,
                       theory=theory, statistic=statistic, k=source.k, tolerance=tolerance,
                       relative=relative)
-    return check.run(Budget("", int(n_repetitions)))
+    return check.run(Budget("", n_repetitions))
 
 
 def assert_agreement(model, theory, **arguments) -> Verdict:

@@ -54,7 +54,7 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
     check = Ordering(id="", source="", statement=statement, registered=False, lower=lower,
                      upper=upper, statistic=statistic, k=lower.k, effect_size=effect_size,
                      names=names)
-    return check.run(Budget("", int(n_repetitions)))
+    return check.run(Budget("", n_repetitions))
 
 
 def assert_ordering(model_a, model_b, **arguments) -> Verdict:
