@@ -185,6 +185,21 @@ def test_ordering_uses_independent_seeds(user):
     assert verdict.rows[0]["rff (A)"] != verdict.rows[0]["rff (B)"]
 
 
+def test_a_check_is_seeded_by_the_users_random_state_only():
+    """None draws fresh entropy each call (not the claims' seed from an empty id), a Generator
+    advances, an int repeats; the statistic is simulated once per check."""
+    common = dict(statistic="mean", k=[4], n_repetitions=500, tolerance=0.5, rho=0.5, gamma=1.0)
+    fresh = [check_agreement("rff", rff.mean, random_state=None, **common).rows[0]["estimate"]
+             for _ in range(2)]
+    assert fresh[0] != fresh[1]
+    rng = np.random.default_rng(0)
+    drawn = [check_agreement("rff", rff.mean, random_state=rng, **common).rows[0]["estimate"]
+             for _ in range(2)]
+    assert drawn[0] != drawn[1]
+    assert (check_agreement("rff", rff.mean, random_state=7, **common).rows
+            == check_agreement("rff", rff.mean, random_state=7, **common).rows)
+
+
 # --- grids --------------------------------------------------------------------------------------
 
 def test_product_grid(user):

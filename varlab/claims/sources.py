@@ -268,9 +268,9 @@ def read(sources, budget, statistic: str, selected_k, *functions):
     same points; repetitions: those each point's estimate rests on (for the threshold)."""
     estimates, errors, rows, repetitions = [], [], [], []
     values = [[] for _ in functions]
-    several = len({source.result(budget).model for source in sources}) > 1
-    for source in sources:
-        result = source.result(budget)
+    results = [source.result(budget) for source in sources]     # once each: a user's seed
+    several = len({result.model for result in results}) > 1      # may be a Generator
+    for result in results:
         columns = columns_of(result.k, selected_k)
         k = result.k[columns]
         estimates.append(np.ravel(getattr(result, statistic)[:, columns]))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _validate, mc
+from .. import _random, _validate, mc
 from ..claims.budget import Budget
 from ..claims.kinds import Agreement
 from ..claims.sources import Simulation, model_label, name_of
@@ -31,12 +31,13 @@ __all__ = ["check_agreement", "assert_agreement"]
 
 def user_simulation(model, label: str, *, k, random_state, product: bool, grid: dict) -> Simulation:
     """The Simulation of a user's check: ``model`` (a name or a ``varlab.mc.Model``) over the
-    grid at ``random_state`` (drawn quietly, not cached)."""
+    grid at ``random_state`` (as ``mc.simulate`` takes it; None: fresh entropy), drawn quietly
+    and not cached."""
     if not isinstance(model, (str, mc.Model)):
         raise TypeError(f"model must be a registered name or a varlab.mc.Model, got "
                         f"{type(model).__name__}")
     return Simulation("", label, model, tuple(int(kk) for kk in np.atleast_1d(k)), dict(grid),
-                      product, random_state=random_state)
+                      product, random_state=_random.seed_sequence(random_state))
 
 
 def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
