@@ -138,7 +138,7 @@ def test_formula_theory_and_registered_model():
 
 
 def test_a_formula_that_declares_k_is_evaluated_on_the_k_grid():
-    from varlab.claims.sources import theory_values
+    from varlab.claims.theories import theory_values
     from varlab.theory import nrff
 
     k = np.array([1, 10, 100])

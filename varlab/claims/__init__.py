@@ -5,8 +5,8 @@ three outcomes (confirmed, contradicted, inconclusive; ``varlab.testing.outcomes
   :class:`Paired`, :class:`Joint` (parts joined by "and"), and :func:`claim` for a check with a
   rule of its own;
 * what they compare (``sources``): shared :class:`Simulation` objects, a :class:`Difference` of
-  two, code outside the engine as a :class:`Measured` source; :func:`per_sample` for a law of
-  one sample;
+  two, code outside the engine as a :class:`Measured` source; their theories (``theories``),
+  with :func:`per_sample` for a law of one sample;
 * a check gets a :class:`ClaimRun` (``run``): the :class:`Budget`, seeds from the claim's id,
   cached simulations and the run's :class:`Store`; it builds its :class:`Verdict` (the one
   record, ``varlab.testing.verdict``) with ``varlab.testing.builders``;
@@ -23,7 +23,8 @@ from .registry import GROUP, claims, load, paper_of, paper_title, papers
 from .report import rewrite_report, write_report
 from .run import ClaimRun, points, seed_for, simulate_for
 from .runner import check, run_claims, stored_verdicts
-from .sources import Difference, Measured, Measurement, Simulation, per_sample
+from .sources import Difference, Measured, Measurement, Simulation
+from .theories import per_sample
 from .store import Store, store_for
 
 __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",

@@ -39,8 +39,8 @@ from ..testing.verdict import Verdict
 from .budget import budget as as_budget
 from .registry import register
 from .run import ClaimRun
-from .sources import (Measured, check_statistic, is_source, name_of, positive, read, source_name,
-                      sources_of, theory_point, theory_values)
+from .sources import Measured, check_statistic, is_source, positive, read, source_name, sources_of
+from .theories import name_of, theory_point, theory_values
 
 __all__ = ["Claim", "Agreement", "Ordering", "Identity", "Paired", "Joint", "Check", "claim"]
 
@@ -157,7 +157,7 @@ class Agreement(_OverGrid):
     concatenated; with shared simulations, ``k`` selects the k values judged); or a
     :class:`Measured` source, whose Measurement carries its theory (``theory`` and
     ``statistic`` stay unset). ``theory``: a Formula or ``theory(k, **point)``
-    (the convention of ``varlab.claims.sources``; a callable also gets the
+    (the convention of ``varlab.claims.theories``; a callable also gets the
     simulation's options that it names, e.g. ``kernel``, and ``model``). ``tolerance``:
     relative to |theory| if ``relative``, else in the statistic's units, or, with ``scale`` (a
     theory of the same form, e.g. V_MC), in units of ``scale``: estimate, standard error and

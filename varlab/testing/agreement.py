@@ -3,7 +3,7 @@
 The check is a paper claim's :class:`varlab.claims.Agreement`, unregistered, run at your budget
 and seed: the same Verdict, the same decision and the same threshold as the papers' claims. The
 theory is a ``varlab.theory`` Formula or a callable ``theory(k, **point)`` (the convention of
-``varlab.claims.sources``; ``varlab.claims.per_sample`` states a law of one sample).
+``varlab.claims.theories``; ``varlab.claims.per_sample`` states a law of one sample).
 
 The rule (``varlab.testing.decision``): with the departure d = estimate - theory (relative:
 divided by |theory|) and its standard error s at each (point, k), and the threshold t (the t
@@ -22,7 +22,8 @@ import numpy as np
 from .. import _random, _validate, mc
 from ..claims.budget import Budget
 from ..claims.kinds import Agreement
-from ..claims.sources import Simulation, model_label, name_of
+from ..claims.sources import Simulation, model_label
+from ..claims.theories import name_of
 from .outcomes import CONFIRMED
 from .verdict import Verdict
 
