@@ -35,7 +35,19 @@ def verdict(run, outcome: str, reason: str, *, method: str, resolution: float, t
             units: str, rows: Sequence[dict] = (), budget_factor: float | None = None,
             accuracy: dict | None = None, threshold: float | None = None,
             n_repetitions: int | None = None) -> Verdict:
-    """A Verdict of ``run``'s claim, its words taken from the declaration."""
+    """A Verdict of ``run``'s claim, its words taken from the declaration.
+
+    Examples
+    --------
+    >>> from varlab.claims import Budget, ClaimRun, Identity
+    >>> from varlab.testing import builders
+    >>> claim = Identity(id="doc.verdict", source="s", quote="q", statement="holds",
+    ...                  compute=lambda: (True, "", []))
+    >>> record = builders.verdict(ClaimRun(claim, Budget("doc", 100)), "confirmed", "by hand",
+    ...                           method="exact", resolution=0.0, tolerance=0.0, units="exact")
+    >>> record.id, record.budget, record.statement
+    ('doc.verdict', 'doc', 'holds')
+    """
     c = run.claim
     return Verdict(c.id, c.source, c.quote, c.statement, outcome, method, float(resolution),
                    float(tolerance), units, reason, run.budget.name, c.note, budget_factor,
@@ -126,7 +138,19 @@ def agreement(run, *, theory, estimate, standard_error, parameters: Sequence[dic
     """"estimate equals theory" at every point, decided by ``decide_agreement`` at the threshold
     of the repetitions (``n_repetitions``) or trials (``degrees_of_freedom``) per point;
     ``tolerance`` relative to |theory| if ``relative``, else in the quantity's units (``units``
-    names them; default "relative" or "absolute")."""
+    names them; default "relative" or "absolute").
+
+    Examples
+    --------
+    >>> from varlab.claims import Budget, ClaimRun, Identity
+    >>> from varlab.testing import builders
+    >>> run = ClaimRun(Identity.part(compute=lambda: (True, "", [])), Budget("doc", 100))
+    >>> verdict = builders.agreement(run, theory=[1.0], estimate=[1.02], standard_error=[0.01],
+    ...                              parameters=[{"x": 1}], quantity="f", tolerance=0.1,
+    ...                              n_repetitions=50)
+    >>> verdict.outcome, round(verdict.threshold, 2), round(verdict.resolution, 4)
+    ('confirmed', 5.04, 0.0504)
+    """
     theory, estimate, standard_error = _flat(
         dict(theory=theory, estimate=estimate, standard_error=standard_error), parameters)
     rule = _Rule(len(parameters), n_repetitions, degrees_of_freedom)
@@ -147,7 +171,19 @@ def ordering(run, *, lower, upper, standard_error, parameters: Sequence[dict], q
              degrees_of_freedom=None, names=("A", "B"), units: str | None = None) -> Verdict:
     """"lower < upper" at every point (``standard_error``: that of upper - lower), decided by
     ``decide_ordering`` with ``effect_size`` in the quantity's units (``units`` names them;
-    default "absolute"); the threshold as for :func:`agreement`."""
+    default "absolute"); the threshold as for :func:`agreement`.
+
+    Examples
+    --------
+    >>> from varlab.claims import Budget, ClaimRun, Identity
+    >>> from varlab.testing import builders
+    >>> run = ClaimRun(Identity.part(compute=lambda: (True, "", [])), Budget("doc", 100))
+    >>> verdict = builders.ordering(run, lower=[0.8], upper=[1.0], standard_error=[0.01],
+    ...                             parameters=[{"x": 1}], quantity="f", effect_size=0.1,
+    ...                             degrees_of_freedom=[9], names=("ours", "theirs"))
+    >>> verdict.outcome, verdict.method, list(verdict.rows[0])
+    ('confirmed', 'trials', ['x', 'ours', 'theirs', 'theirs - ours', 'SE', 'z'])
+    """
     lower, upper, standard_error = _flat(
         dict(lower=lower, upper=upper, standard_error=standard_error), parameters)
     rule = _Rule(len(parameters), n_repetitions, degrees_of_freedom)
@@ -170,7 +206,20 @@ def exact(run, holds: bool, reason: str, *, rows: Sequence[dict] = (), tolerance
     """The outcome of an exact computation (symbolic, exact numbers, or floating point with a
     bound ``error`` <= ``tolerance``): confirmed if ``holds``, else contradicted; its resolution
     is the computation's error bound; ``accuracy``: the absolute accuracy of row columns coarser
-    than 1e-12 relative (``Verdict.accuracy``)."""
+    than 1e-12 relative (``Verdict.accuracy``).
+
+    Examples
+    --------
+    >>> from varlab.claims import Budget, ClaimRun, Identity
+    >>> from varlab.testing import builders
+    >>> run = ClaimRun(Identity.part(compute=lambda: (True, "", [])), Budget("doc", 100))
+    >>> builders.exact(run, 2 + 2 == 4, "integers").outcome
+    'confirmed'
+    >>> builders.exact(run, True, "floats", error=1e-9, tolerance=1e-12)
+    Traceback (most recent call last):
+    ...
+    ValueError: an exact check needs its error bound 1e-09 <= its tolerance 1e-12
+    """
     if error > tolerance:
         raise ValueError(f"an exact check needs its error bound {error:g} <= its tolerance "
                          f"{tolerance:g}")
@@ -183,7 +232,21 @@ def combined(run, parts: Sequence[Verdict], reason_prefix: str = "") -> Verdict:
     """One Verdict of several checks that the statement joins with "and": contradicted if one
     is, else inconclusive if one is, else confirmed; the resolution and tolerance are those of
     the part with the largest resolution / tolerance; rows concatenated; the largest threshold
-    and fewest repetitions of the parts."""
+    and fewest repetitions of the parts.
+
+    Examples
+    --------
+    >>> from varlab.claims import Budget, ClaimRun, Identity
+    >>> from varlab.testing import builders
+    >>> run = ClaimRun(Identity.part(compute=lambda: (True, "", [])), Budget("doc", 100))
+    >>> law = builders.exact(run, True, "the law")
+    >>> simulated = builders.agreement(run, theory=[1.0], estimate=[1.0], standard_error=[0.1],
+    ...                                parameters=[{}], quantity="f", tolerance=0.1,
+    ...                                n_repetitions=100)
+    >>> both = builders.combined(run, [law, simulated])
+    >>> both.outcome, both.n_repetitions, both.reason.startswith("the law | f: resolution")
+    ('inconclusive', 100, True)
+    """
     order = {CONTRADICTED: 0, INCONCLUSIVE: 1, CONFIRMED: 2}
     outcome = min((part.outcome for part in parts), key=order.get)
     units = {part.units for part in parts}
