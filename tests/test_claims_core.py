@@ -12,7 +12,8 @@ from scipy import stats as scipy_stats
 from varlab import claims
 from varlab.claims import (CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES, Z_MAX, Agreement,
                            Budget, ClaimRun, Identity, Joint, Measured, Measurement, Ordering, Paired,
-                           Rate, Store, Verdict, t_threshold, write_report)
+                           Store, Verdict, t_threshold, write_report)
+from varlab.testing import builders
 from varlab.theory import rff
 
 REPORTS = Path(__file__).resolve().parents[1] / "paper_checks" / "reports"
@@ -43,34 +44,60 @@ def _agreement(claim_id, theory, tolerance=0.05):
 def test_the_threshold_is_z_max(z, expected):
     """A departure just past Z_MAX SE, neither shown within the tolerance nor beyond it, is
     inconclusive."""
-    verdict = _run().agreement(theory=[1.0, 2.0], estimate=[1.0, 2.0 + z * 0.01],
-                               standard_error=[0.01, 0.01], parameters=[{}, {}], quantity="q",
-                               tolerance=0.05)
+    verdict = builders.agreement(_run(), theory=[1.0, 2.0], estimate=[1.0, 2.0 + z * 0.01],
+                                 standard_error=[0.01, 0.01], parameters=[{}, {}], quantity="q",
+                                 tolerance=0.05)
     assert Z_MAX == 4.5 and verdict.outcome == expected
     assert verdict.resolution == pytest.approx(Z_MAX * 0.01)
 
 
 def test_contradicted_needs_a_departure_significantly_beyond_the_tolerance():
     run = _run()
-    beyond = run.agreement(theory=[1.0], estimate=[1.2], standard_error=[0.01], parameters=[{}],
-                           quantity="q", tolerance=0.1)
+    beyond = builders.agreement(run, theory=[1.0], estimate=[1.2], standard_error=[0.01], parameters=[{}],
+                                quantity="q", tolerance=0.1)
     assert beyond.outcome == CONTRADICTED and beyond.budget_factor is None
-    near = run.agreement(theory=[1.0], estimate=[1.12], standard_error=[0.01], parameters=[{}],
-                         quantity="q", tolerance=0.1)
+    near = builders.agreement(run, theory=[1.0], estimate=[1.12], standard_error=[0.01], parameters=[{}],
+                              quantity="q", tolerance=0.1)
     assert near.outcome == INCONCLUSIVE            # 2 SE beyond the tolerance: not significant
     assert near.budget_factor == pytest.approx((Z_MAX * 0.01 / 0.02) ** 2)
-    shown = run.agreement(theory=[1.0], estimate=[1.05], standard_error=[0.01], parameters=[{}],
-                          quantity="q", tolerance=0.1)
+    shown = builders.agreement(run, theory=[1.0], estimate=[1.05], standard_error=[0.01], parameters=[{}],
+                               quantity="q", tolerance=0.1)
     assert shown.outcome == CONFIRMED and "shown within the tolerance" in shown.reason
 
 
 def test_confirmed_needs_the_resolution_within_the_tolerance():
-    verdict = _run().agreement(theory=[1.0], estimate=[1.0], standard_error=[0.1], parameters=[{}],
-                               quantity="q", tolerance=0.1)
+    verdict = builders.agreement(_run(), theory=[1.0], estimate=[1.0], standard_error=[0.1], parameters=[{}],
+                                 quantity="q", tolerance=0.1)
     assert verdict.outcome == INCONCLUSIVE
     assert verdict.resolution == pytest.approx(0.45)
     assert verdict.budget_factor == pytest.approx(4.5 ** 2)
     assert "budget would resolve it" in verdict.reason
+
+
+def test_claims_and_user_checks_share_one_threshold_rule_at_the_repetitions_used():
+    """A user's check_agreement at n repetitions and a claim over a shared Simulation that gets n
+    of its budget's 4n (share=4), or a Difference of two such, judge at one threshold, the t
+    quantile of n - 1 (5.04 at n = 50, not Z_MAX = 4.5), in their decision as in their record."""
+    from varlab.testing import check_agreement
+    from varlab.testing.outcomes import threshold
+
+    n, grid = 50, dict(rho=0.5, gamma=1.0)
+    user = check_agreement("rff", rff.mean, statistic="mean", k=[4], n_repetitions=n, random_state=0,
+                           tolerance=0.5, relative=False, **grid)
+    shared = claims.Simulation("unit.threshold", "shared", "rff", (4,), grid, share=4)
+    claim = Agreement(id="unit.threshold.shared", source="unit", quote="q", statement="s", model=shared,
+                      theory=rff.mean, statistic="mean", k=(4,), tolerance=0.5, relative=False)
+    gap = claims.Difference(shared, claims.Simulation("unit.threshold", "other", "rff_no_phase", (4,),
+                                                      grid, share=2))
+    difference = Agreement(id="unit.threshold.gap", source="unit", quote="q", statement="s", model=gap,
+                           theory=lambda k, rho, gamma: 0.0 * k, statistic="mean", k=(4,),
+                           tolerance=1.0, relative=False)
+    budget = Budget("unit", 4 * n)
+    for verdict in (user, claim.run(budget), difference.run(budget)):
+        assert verdict.n_repetitions == n and verdict.method == "simulation"
+        assert verdict.threshold == threshold(n) == pytest.approx(5.04, abs=0.005)
+        assert verdict.resolution == pytest.approx(threshold(n) * verdict.rows[0]["SE"], rel=1e-12)
+    assert threshold(4 * n) < threshold(n)
 
 
 @pytest.mark.parametrize("df", [7, 19, 49])
@@ -79,62 +106,62 @@ def test_few_unit_standard_errors_use_the_t_quantile(df):
     assert scipy_stats.t.sf(threshold, df) == pytest.approx(scipy_stats.norm.sf(Z_MAX), rel=1e-6)
     run = _run()
     tolerance = 1.1 * threshold
-    inside = run.agreement(theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
-                           parameters=[{}], quantity="q", tolerance=tolerance,
-                           degrees_of_freedom=df)
+    inside = builders.agreement(run, theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
+                                parameters=[{}], quantity="q", tolerance=tolerance,
+                                degrees_of_freedom=df)
     assert inside.outcome == CONFIRMED and inside.method == "trials"
     assert inside.resolution == pytest.approx(threshold) and "t quantile" in inside.reason
-    assert run.agreement(theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
-                         parameters=[{}], quantity="q",
-                         tolerance=tolerance).outcome == INCONCLUSIVE
+    assert builders.agreement(run, theory=[0.0], estimate=[threshold - 0.01], standard_error=[1.0],
+                              parameters=[{}], quantity="q",
+                              tolerance=tolerance).outcome == INCONCLUSIVE
 
 
 def test_zero_standard_error_is_judged_exactly():
     run = _run()
-    assert run.agreement(theory=[0.0], estimate=[1e-300], standard_error=[0.0], parameters=[{}],
-                         quantity="q", tolerance=1e-3).outcome == CONFIRMED
-    assert run.agreement(theory=[0.0], estimate=[1.0], standard_error=[0.0], parameters=[{}],
-                         quantity="q", tolerance=1e-3).outcome == CONTRADICTED
-    assert run.agreement(theory=[0.5], estimate=[0.5], standard_error=[0.0], parameters=[{}],
-                         quantity="q", tolerance=1e-3).outcome == CONFIRMED
+    assert builders.agreement(run, theory=[0.0], estimate=[1e-300], standard_error=[0.0], parameters=[{}],
+                              quantity="q", tolerance=1e-3).outcome == CONFIRMED
+    assert builders.agreement(run, theory=[0.0], estimate=[1.0], standard_error=[0.0], parameters=[{}],
+                              quantity="q", tolerance=1e-3).outcome == CONTRADICTED
+    assert builders.agreement(run, theory=[0.5], estimate=[0.5], standard_error=[0.0], parameters=[{}],
+                              quantity="q", tolerance=1e-3).outcome == CONFIRMED
 
 
 def test_ordering_strict_and_not_strict():
     run = _run()
     common = dict(standard_error=[0.01, 0.01], parameters=[{"x": 1}, {"x": 2}], quantity="q",
                   effect_size=0.1)
-    assert run.ordering(lower=[1.0, 1.0], upper=[1.2, 1.3], **common).outcome == CONFIRMED
+    assert builders.ordering(run, lower=[1.0, 1.0], upper=[1.2, 1.3], **common).outcome == CONFIRMED
     equal = dict(lower=[1.0, 1.0], upper=[1.2, 1.0], **common)
-    assert run.ordering(**equal).outcome == INCONCLUSIVE
-    assert run.ordering(**equal, strict=False).outcome == CONFIRMED
+    assert builders.ordering(run, **equal).outcome == INCONCLUSIVE
+    assert builders.ordering(run, **equal, strict=False).outcome == CONFIRMED
     slightly_above = dict(lower=[1.0, 1.02], upper=[1.2, 1.0], **common)   # above, by < effect
-    assert run.ordering(**slightly_above, strict=False).outcome == CONFIRMED
-    assert run.ordering(**slightly_above).budget_factor is None
-    above = run.ordering(lower=[1.0, 1.5], upper=[1.2, 1.0], **common)
+    assert builders.ordering(run, **slightly_above, strict=False).outcome == CONFIRMED
+    assert builders.ordering(run, **slightly_above).budget_factor is None
+    above = builders.ordering(run, lower=[1.0, 1.5], upper=[1.2, 1.0], **common)
     assert above.outcome == CONTRADICTED and "x = 2" in above.reason
 
 
 def test_combined_takes_the_worst_outcome_and_the_coarsest_resolution():
     run = _run()
-    fine = run.agreement(theory=[1.0], estimate=[1.0], standard_error=[0.001], parameters=[{}],
-                         quantity="a", tolerance=0.1)
-    coarse = run.agreement(theory=[1.0], estimate=[1.0], standard_error=[0.1], parameters=[{}],
-                           quantity="b", tolerance=0.1)
-    both = run.combined([fine, coarse])
+    fine = builders.agreement(run, theory=[1.0], estimate=[1.0], standard_error=[0.001], parameters=[{}],
+                              quantity="a", tolerance=0.1)
+    coarse = builders.agreement(run, theory=[1.0], estimate=[1.0], standard_error=[0.1], parameters=[{}],
+                                quantity="b", tolerance=0.1)
+    both = builders.combined(run, [fine, coarse])
     assert both.outcome == INCONCLUSIVE and both.resolution == coarse.resolution
-    assert run.combined([fine, fine]).outcome == CONFIRMED
+    assert builders.combined(run, [fine, fine]).outcome == CONFIRMED
 
 
 def test_exact_checks_carry_their_error_bound():
     run = _run()
-    assert run.exact(True, "sympy: 0").outcome == CONFIRMED
-    assert run.exact(False, "sympy: x").outcome == CONTRADICTED
+    assert builders.exact(run, True, "sympy: 0").outcome == CONFIRMED
+    assert builders.exact(run, False, "sympy: x").outcome == CONTRADICTED
     with pytest.raises(ValueError, match="error bound"):
-        run.exact(True, "r", error=1e-6, tolerance=1e-9)
+        builders.exact(run, True, "r", error=1e-6, tolerance=1e-9)
 
 
 def test_verdicts_refuse_unknown_outcomes_and_carry_the_words():
-    verdict = _run(note="weaker").exact(True, "ok")
+    verdict = builders.exact(_run(note="weaker"), True, "ok")
     assert (verdict.id, verdict.quote, verdict.statement, verdict.note) == (
         "unit.run", "q", "stmt", "weaker")
     with pytest.raises(ValueError, match="outcome"):
@@ -165,22 +192,6 @@ def test_ordering_declaration_three_outcomes():
     assert ordering("unit.order.wrong", "rff", "rff_no_phase").run(budget).outcome == CONTRADICTED
     small = ordering("unit.order.small", "rff_no_phase", "rff").run(Budget("unit", 100))
     assert small.outcome == INCONCLUSIVE
-
-
-def test_rate_declaration():
-    def rate(claim_id, slope, model="mm_moment_matching"):
-        return Rate(id=claim_id, source="unit", quote="Var ~ 1/m", statement="s", model=model,
-                    statistic="variance", slope=slope, tolerance=0.1, k=(256, 512, 1024, 2048),
-                    grid=dict(dimension=1, scaled_distance=0.5))
-
-    budget = Budget("unit", 5_000)
-    assert rate("unit.rate.right", -1.0).run(budget).outcome == CONFIRMED
-    assert rate("unit.rate.wrong", -0.5).run(budget).outcome == CONTRADICTED
-    prefix = Rate(id="unit.rate.prefix", source="unit", quote="q", statement="s", model="rff",
-                  statistic="variance", slope=-1.0, tolerance=0.1, k=(1, 4),
-                  grid=dict(rho=0.5, gamma=1.0))
-    with pytest.raises(ValueError, match="independent draws"):     # prefix models share draws
-        prefix.run(budget)
 
 
 def test_identity_and_paired_declarations():
@@ -367,9 +378,9 @@ def test_claims_do_not_import_paper_checks():
 
 def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
     run = _run()
-    verdicts = [run.exact(True, "fine"),
-                run.agreement(theory=[1.0], estimate=[np.float64(2.0)], standard_error=[0.01],
-                              parameters=[dict(rho=np.float64(0.5))], quantity="q", tolerance=0.1)]
+    verdicts = [builders.exact(run, True, "fine"),
+                builders.agreement(run, theory=[1.0], estimate=[np.float64(2.0)], standard_error=[0.01],
+                                   parameters=[dict(rho=np.float64(0.5))], quantity="q", tolerance=0.1)]
     write_report(verdicts, tmp_path, title="T", budget=Budget("unit", 10))
     payload = json.loads((tmp_path / "report.json").read_text())
     for record in payload["claims"]:
@@ -386,7 +397,8 @@ def test_report_lists_problems_first_and_keeps_every_field(tmp_path):
 def test_report_table_escapes_the_bars_of_a_joint_reason(tmp_path):
     """A Joint reason joins its parts with " | ": unescaped, it would split the table's row."""
     run = _run()
-    joint = run.combined([run.exact(True, "part one |x| = 1"), run.exact(True, "part two")])
+    joint = builders.combined(run, [builders.exact(run, True, "part one |x| = 1"),
+                                    builders.exact(run, True, "part two")])
     assert " | " in joint.reason
     write_report([joint], tmp_path, title="T", budget=Budget("unit", 10))
     rows = [line for line in (tmp_path / "report.md").read_text().splitlines()

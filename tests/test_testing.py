@@ -88,7 +88,7 @@ def test_right_formula_confirmed(user):
     assert verdict.resolution <= verdict.tolerance == 0.05 and verdict.units == "relative"
     assert verdict.n_repetitions_needed is None
     assert len(verdict.rows) == 4
-    assert list(verdict.rows[0]) == ["rho", "gamma", "k", "estimate", "SE", "theory", "z"]
+    assert list(verdict.rows[0]) == ["rho", "gamma", "k", "theory", "estimate", "SE", "z"]
 
 
 def test_user_test_function_passes_inside_pytest(user):
@@ -115,7 +115,7 @@ def test_small_budget_inconclusive_with_the_budget_that_resolves_it(user):
     assert verdict.resolution > verdict.tolerance
     needed = verdict.n_repetitions_needed
     assert needed == pytest.approx(2_000 * (verdict.resolution / 0.05) ** 2, abs=1)
-    assert f"{needed:,} repetitions" in verdict.reason
+    assert f"2,000 repetitions ({needed:,} would resolve it)" in str(verdict)
     again = check_agreement(user.AntitheticRFF(), user.variance, n_repetitions=needed, **AGREEMENT)
     assert again.outcome == CONFIRMED, again
 
@@ -138,7 +138,7 @@ def test_formula_theory_and_registered_model():
 
 
 def test_a_formula_that_declares_k_is_evaluated_on_the_k_grid():
-    from varlab.testing.agreement import theory_values
+    from varlab.claims.theories import theory_values
     from varlab.theory import nrff
 
     k = np.array([1, 10, 100])
@@ -162,7 +162,7 @@ def test_absolute_tolerance_and_zero_theory(user):
 def test_ordering_confirmed(user):
     verdict = assert_ordering(user.AntitheticRFF(), "rff", n_repetitions=20_000, **ORDERING)
     assert verdict.outcome == CONFIRMED and verdict.resolution <= 0.05
-    assert list(verdict.rows[0])[2:] == ["k", "A", "SE A", "B", "SE B", "B - A", "z"]
+    assert list(verdict.rows[0])[2:] == ["k", "AntitheticRFF", "rff", "rff - AntitheticRFF", "SE", "z"]
 
 
 def test_ordering_contradicted(user):
@@ -182,7 +182,22 @@ def test_ordering_small_budget_inconclusive(user):
 def test_ordering_uses_independent_seeds(user):
     verdict = check_ordering("rff", "rff", statistic="mean", k=[4], n_repetitions=1_000,
                              random_state=3, effect_size=0.1, rho=0.5, gamma=1.0)
-    assert verdict.rows[0]["A"] != verdict.rows[0]["B"]
+    assert verdict.rows[0]["rff (A)"] != verdict.rows[0]["rff (B)"]
+
+
+def test_a_check_is_seeded_by_the_users_random_state_only():
+    """None draws fresh entropy each call (not the claims' seed from an empty id), a Generator
+    advances, an int repeats; the statistic is simulated once per check."""
+    common = dict(statistic="mean", k=[4], n_repetitions=500, tolerance=0.5, rho=0.5, gamma=1.0)
+    fresh = [check_agreement("rff", rff.mean, random_state=None, **common).rows[0]["estimate"]
+             for _ in range(2)]
+    assert fresh[0] != fresh[1]
+    rng = np.random.default_rng(0)
+    drawn = [check_agreement("rff", rff.mean, random_state=rng, **common).rows[0]["estimate"]
+             for _ in range(2)]
+    assert drawn[0] != drawn[1]
+    assert (check_agreement("rff", rff.mean, random_state=7, **common).rows
+            == check_agreement("rff", rff.mean, random_state=7, **common).rows)
 
 
 # --- grids --------------------------------------------------------------------------------------

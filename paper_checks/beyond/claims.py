@@ -24,7 +24,7 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
 
-from varlab.claims import Agreement, Identity, Ordering, Simulation
+from varlab.claims import Agreement, Identity, Ordering, Simulation, per_sample
 from varlab.testing.verdict import format_number
 from varlab.features.samplers.orthogonal import hadamard_size
 from varlab.theory import orthogonal, stationary, stationary_kernel, stationary_kernels
@@ -52,6 +52,8 @@ def _at(names) -> str:
     """Where the points lie: |z|, and ||z||_1 for the cityblock kernels among ``names``."""
     cityblock = [stationary_kernel(name).label for name in names if not stationary_kernel(name).radial]
     return f"; the {', '.join(cityblock)} at ||z||_1 = 0.5, 1" if cityblock else ""
+
+
 #: "agrees with the formula": within 5% of the exact variance
 RELATIVE = 0.05
 #: "A below B" matters from 5% of B's variance on
@@ -72,16 +74,26 @@ PHASE = tuple(Simulation(PHASE_OWNER, kernel, "stationary_rff", (WIDTH,),
               for kernel in KERNELS)
 
 
-def rff_variance(k, dimension, distance, kernel, features="paired"):
-    """Var of the k-frequency estimator, i.i.d. frequencies: V/k (paired), (V + 1/2)/k (random
-    phase), V = (1 + k(2z))/2 - k(z)^2 (varlab.theory.stationary)."""
-    per_frequency = stationary.paired_variance(kernel, distance) + (0.5 if features == "phase" else 0.0)
-    return per_frequency / np.asarray(k, dtype=np.float64)
+def paired_variance(distance, kernel):
+    """The variance of one i.i.d. cos/sin pair, V = (1 + k(2z))/2 - k(z)^2
+    (varlab.theory.stationary)."""
+    return stationary.paired_variance(kernel, distance)
 
 
-def phase_at_equal_width(k, dimension, distance, kernel):
-    """Var of random phase at the output width 2k of k paired frequencies: (V + 1/2) / (2k)."""
-    return rff_variance(2 * np.asarray(k), dimension, distance, kernel, "phase")
+def frequency_variance(distance, kernel, features):
+    """The variance of one i.i.d. frequency: V (paired cos/sin), V + 1/2 (random phase)."""
+    return paired_variance(distance, kernel) + (0.5 if features == "phase" else 0.0)
+
+
+def phase_variance(distance, kernel):
+    """The variance of one random-phase feature, V + 1/2."""
+    return frequency_variance(distance, kernel, "phase")
+
+
+#: Var of the k-frequency estimator, i.i.d. frequencies, of the simulation's features
+rff_variance = per_sample(frequency_variance, name="rff_variance")
+#: Var of random phase at the output width 2k of k paired frequencies: (V + 1/2) / (2k)
+phase_at_equal_width = per_sample(phase_variance, samples=2, name="phase_at_equal_width")
 
 
 Agreement(id=PAIRED_OWNER, source=f"varlab, from {SS2015}",
@@ -211,9 +223,8 @@ Agreement(id=FASTFOOD_OWNER, source=f"varlab, from {LSS2013}",
           tolerance=BIAS_TOLERANCE, relative=False)
 
 
-def iid_variance(k, dimension, distance, kernel):
-    """Var of k i.i.d. paired frequencies, V/k."""
-    return rff_variance(k, dimension, distance, kernel, "paired")
+#: Var of k i.i.d. paired frequencies, V/k
+iid_variance = per_sample(paired_variance, name="iid_variance")
 
 
 Ordering(id="varlab.beyond.fastfood.variance", source=f"varlab, from {LSS2013}",
@@ -254,14 +265,13 @@ SORF_GAUSSIAN = tuple(Simulation(SORF_OWNER, f"sorf{d}", "sorf", (hadamard_size(
 FF_BIAS = 0.05
 
 
-def gaussian_iid_variance(k, dimension, distance):
-    """Var of k i.i.d. paired frequencies, Gaussian kernel: orthogonal.iid_variance / k."""
-    return orthogonal.iid_variance(distance=distance) / np.asarray(k, dtype=np.float64)
+#: Var of k i.i.d. paired frequencies, Gaussian kernel: orthogonal.iid_variance / k
+gaussian_iid_variance = per_sample(orthogonal.iid_variance, name="gaussian_iid_variance")
 
 
 def gaussian_iid_sd(k, dimension, distance):
     """The standard deviation of the k-frequency i.i.d. estimator, Gaussian kernel."""
-    return np.sqrt(gaussian_iid_variance(k, dimension, distance))
+    return np.sqrt(gaussian_iid_variance(k, distance=distance))
 
 
 def gaussian_orf_variance(k, dimension, distance):

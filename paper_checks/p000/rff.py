@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.claims import Z_MAX, Agreement, Identity, Joint, Simulation, claim
-from varlab.testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE
+from varlab.claims import Agreement, Identity, Joint, Simulation, claim, per_sample
+from varlab.testing import builders
+from varlab.testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, threshold
 from varlab.testing.verdict import format_number, format_point
 from varlab.theory import nrff, rff
 
@@ -55,14 +56,6 @@ def parameters(pairs, k_values):
     return [dict(rho=r, gamma=g, k=int(kk)) for (r, g) in pairs for kk in k_values]
 
 
-def per_k(formula):
-    """theory(k, rho, gamma) = formula(rho, gamma) / k: the variance of a mean of k samples."""
-    def theory(k, rho, gamma):
-        return formula(rho=rho, gamma=gamma) / np.asarray(k, dtype=float)
-    theory.__qualname__ = f"{getattr(formula, 'name', 'formula')}/k"
-    return theory
-
-
 def figure2_nrff(run_or_budget):
     """The NRFF simulation on Fig. 2's panels and k grid (cached; claims and Fig. 2 share it)."""
     return FIGURE2_NRFF.result(getattr(run_or_budget, "budget", run_or_budget))
@@ -91,7 +84,7 @@ Agreement(
     statement="The variance of one RFF sample is V = 1/2 + (1 - e^{-2 gamma (1 - rho)})^2 / 2: the "
               "k-sample estimator's variance is V/k (k = 1, 10, 100), within 5%, at 15 (rho, gamma).",
     note="The paper states the one-sample variance; V/k for k i.i.d. samples follows exactly.",
-    model="rff", theory=per_k(rff.variance), statistic="variance", k=(1, 10, 100), grid=MOMENT_PAIRS,
+    model="rff", theory=per_sample(rff.variance), statistic="variance", k=(1, 10, 100), grid=MOMENT_PAIRS,
     tolerance=VARIANCE_TOLERANCE)
 
 Agreement(
@@ -99,7 +92,7 @@ Agreement(
     statement="Var[cos(sqrt(gamma) x) cos(sqrt(gamma) y)] = [(1 - e^{-2gamma(1-rho)})^2 + "
               "(1 - e^{-2gamma(1+rho)})^2] / 8 (not in the papers): the k-sample variance is that / k "
               "(k = 1, 10), within 5%.",
-    model="rff_no_phase", theory=per_k(rff.no_phase_variance), statistic="variance", k=(1, 10),
+    model="rff_no_phase", theory=per_sample(rff.no_phase_variance), statistic="variance", k=(1, 10),
     grid=MOMENT_PAIRS, tolerance=VARIANCE_TOLERANCE)
 
 
@@ -191,7 +184,7 @@ Agreement(
               "six panels.",
     note="'Accurate' read as within 5% (varlab's tolerance); "
          f"{THRESHOLD_REPETITION_FACTOR} times the budget's repetitions.",
-    model=THRESHOLD_NRFF, theory=per_k(nrff.asymptotic_variance), statistic="mse",
+    model=THRESHOLD_NRFF, theory=per_sample(nrff.asymptotic_variance), statistic="mse",
     k=tuple(int(k) for k in THRESHOLD_K if k > 10), tolerance=MSE_TOLERANCE)
 
 
@@ -229,17 +222,19 @@ C2_TOLERANCE = 0.25
 
 def second_order_verdict(run, result=None, pairs=FIGURE2_PANELS, expansion=nrff.mse_expansion):
     """MSE of NRFF against ``expansion`` (V_n/k + c2/k^2) at SECOND_ORDER_K, allowing the O(1/k^3)
-    remainder B(k) = REMAINDER_SLACK (k0/k)^3 (|r(k0)| + Z_MAX SE(k0)), r(k0) = MSE(k0) -
+    remainder B(k) = REMAINDER_SLACK (k0/k)^3 (|r(k0)| + t SE(k0)), r(k0) = MSE(k0) -
     expansion(k0) simulated at k0 = REMAINDER_K. The departure is measured in units of c2/k^2
     (relative to the point's |c2|): d = (|MSE - expansion| - B) k^2 / |c2|, its SE
     SE(MSE) k^2 / |c2| (huge where c2 is near 0: there the claim is not resolved).
-    Contradicted where d - C2_TOLERANCE > Z_MAX SE somewhere (c2 wrong by more than 25%);
-    confirmed where |MSE - expansion| <= B + Z_MAX SE everywhere and the resolution
-    Z_MAX max SE <= C2_TOLERANCE; else inconclusive.
+    Contradicted where d - C2_TOLERANCE > t SE somewhere (c2 wrong by more than 25%);
+    confirmed where |MSE - expansion| <= B + t SE everywhere and the resolution
+    t max SE <= C2_TOLERANCE; else inconclusive (t: the threshold of the simulation's
+    repetitions, ``varlab.testing.outcomes.threshold``).
 
     ``result``: an NRFF simulation at ``pairs`` whose k grid holds REMAINDER_K and SECOND_ORDER_K
     (default: the shared Fig. 2 simulation)."""
     result = figure2_nrff(run) if result is None else result
+    t = threshold(result.n_repetitions)
     rho, gamma = points(pairs)
     k_grid = np.asarray(result.k)
     k0 = int(np.flatnonzero(k_grid == REMAINDER_K)[0])
@@ -247,16 +242,16 @@ def second_order_verdict(run, result=None, pairs=FIGURE2_PANELS, expansion=nrff.
     remainder_k0 = result.mse[:, k0] - expansion(rho=rho, gamma=gamma, k=REMAINDER_K)
     kk = np.asarray(SECOND_ORDER_K)
     bound = (REMAINDER_SLACK * (REMAINDER_K / kk)[None, :] ** 3
-             * (np.abs(remainder_k0) + Z_MAX * result.se_mse[:, k0])[:, None])
+             * (np.abs(remainder_k0) + t * result.se_mse[:, k0])[:, None])
     theory = expansion(rho=rho[:, None], gamma=gamma[:, None], k=kk[None, :])
     mse, se = result.mse[:, columns], result.se_mse[:, columns]
     c2 = np.abs(nrff.mse_second_order_coefficient(rho=rho, gamma=gamma))
     scale = c2[:, None] / kk[None, :].astype(float) ** 2
     gap = np.abs(mse - theory)
     departure, error = (gap - bound) / scale, se / scale
-    within = gap <= Z_MAX * se + bound
-    resolution = float(np.max(Z_MAX * error))
-    beyond = departure - C2_TOLERANCE > Z_MAX * error
+    within = gap <= t * se + bound
+    resolution = float(np.max(t * error))
+    beyond = departure - C2_TOLERANCE > t * error
     worst = np.unravel_index(int(np.argmax((departure - C2_TOLERANCE) / error)), departure.shape)
     where = parameters(pairs, SECOND_ORDER_K)
     rows = [dict(point, theory=t, estimate=e, SE=s, remainder_bound=b,
@@ -275,16 +270,16 @@ def second_order_verdict(run, result=None, pairs=FIGURE2_PANELS, expansion=nrff.
               f"{format_number(float(c2.min()))} to {format_number(float(c2.max()))}): largest "
               f"{format_number(float(departure[worst]))} at "
               f"{format_point(where[int(np.ravel_multi_index(worst, departure.shape))])}; "
-              f"{int(within.sum())} of {within.size} points within {Z_MAX:g} SE of the bound; "
+              f"{int(within.sum())} of {within.size} points within {t:.2f} SE of the bound; "
               f"resolution {format_number(resolution)} vs tolerance {C2_TOLERANCE:g} (rule: "
-              f"contradicted where the departure exceeds the tolerance by {Z_MAX:g} SE, confirmed "
+              f"contradicted where the departure exceeds the tolerance by {t:.2f} SE, confirmed "
               f"where every point is within the bound and the resolution <= the tolerance)")
     factor = None
     if outcome == INCONCLUSIVE and within.all():
         factor = (resolution / C2_TOLERANCE) ** 2
-    return run.verdict(outcome, reason, method="simulation", resolution=resolution,
-                       tolerance=C2_TOLERANCE, units="relative to |c2|/k^2", rows=rows,
-                       budget_factor=factor)
+    return builders.verdict(run, outcome, reason, method="simulation", resolution=resolution,
+                            tolerance=C2_TOLERANCE, units="relative to |c2|/k^2", rows=rows,
+                            budget_factor=factor, threshold=t, n_repetitions=result.n_repetitions)
 
 
 @claim("varlab.000.nrff.mse_second_order", source=nrff.mse_second_order_coefficient.source,

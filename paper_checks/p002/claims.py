@@ -24,6 +24,7 @@ from varlab.claims import (BUDGETS, CONFIRMED, CONTRADICTED, INCONCLUSIVE, Agree
                            Measurement, Ordering, Paired, Simulation, claim, seed_for)
 from varlab.features import AsKRFF, get_sampler
 from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses, fit_total_masses
+from varlab.testing import builders
 from varlab.testing.verdict import format_number
 from varlab.theory import asymmetric as theory
 
@@ -361,10 +362,10 @@ def eq12_printed_sign(run):
         worst = max(worst, abs(printed - truth) / truth)
         bound = max(bound, abs(right - truth) / truth)
         rows.append({"kernel": kernel, "exact ||I+||": truth, "Eq. 7 sign": right, "printed sign": printed})
-    return run.exact(worst < 0.5, f"with the printed sign xi3 goes to the bound 0 (relative error "
-                     f"{worst:.2f}); with the sign of Eq. (7) it recovers ||I+|| (relative error "
-                     f"{bound:.2g}): a sign error in Eq. (12)", rows=rows, tolerance=0.5,
-                     error=bound, units="relative")
+    return builders.exact(run, worst < 0.5, f"with the printed sign xi3 goes to the bound 0 (relative "
+                          f"error {worst:.2f}); with the sign of Eq. (7) it recovers ||I+|| (relative error "
+                          f"{bound:.2g}): a sign error in Eq. (12)", rows=rows, tolerance=0.5,
+                          error=bound, units="relative")
 
 
 NS_VALUES, NS_M = (10, 50, 200), 256
@@ -489,11 +490,11 @@ def prop6(run):
                      "log2 margin": margin, **info})
     worst = min(margins)
     outcome = CONFIRMED if worst >= 1 else CONTRADICTED if worst <= -1 else INCONCLUSIVE
-    return run.verdict(outcome, "epsilon = 0.1, delta = 0.1, D in [-1, 1] (d = 1, l = 2), "
-                       f"{n_trials} trials per M: log2(bound / observed M) at least "
-                       f"{worst:.1f} (one doubling resolves it); the bound is loose by factors "
-                       + ", ".join(f"{r['bound / observed']:.0f}" for r in rows if r["bound / observed"]),
-                       method="simulation", resolution=1.0, tolerance=1.0, units="log2 M", rows=rows)
+    return builders.verdict(run, outcome, "epsilon = 0.1, delta = 0.1, D in [-1, 1] (d = 1, l = 2), "
+                            f"{n_trials} trials per M: log2(bound / observed M) at least "
+                            f"{worst:.1f} (one doubling resolves it); the bound is loose by factors "
+                            + ", ".join(f"{r['bound / observed']:.0f}" for r in rows if r["bound / observed"]),
+                            method="simulation", resolution=1.0, tolerance=1.0, units="log2 M", rows=rows)
 
 
 # --- §5.3: the concatenated map, and the approximation against the symmetric part -------------

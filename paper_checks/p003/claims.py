@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from varlab.claims import Agreement, Identity, Joint, Measured, Measurement, Ordering, Paired, Simulation, points
+from varlab.claims import (Agreement, Identity, Joint, Measured, Measurement, Ordering, Paired, Simulation,
+                           per_sample, points)
 from varlab.testing.verdict import format_number, format_point
 from varlab.theory import moment_matching as theory
 
@@ -28,26 +29,6 @@ MEAN_TOLERANCE = 0.01
 EXCESS = 0.05
 #: the error bound of varlab's exact MM law (0F1 closed forms at raised mpmath precision)
 EXACT_ERROR = 1e-9
-
-
-def per_m(formula, **fixed):
-    """``formula(scaled_distance, m)`` as a theory of the claims' convention theory(k, **point)
-    (m is the engine's k; ``fixed``: further arguments, e.g. a divisor)."""
-    def values(k, scaled_distance, **_):
-        return formula(scaled_distance=scaled_distance, m=k, **fixed)
-    values.__qualname__ = getattr(formula, "name", getattr(formula, "__name__", "theory"))
-    return values
-
-
-def per_model(laws, name):
-    """A theory(k, **point) that names the simulation's ``model``: ``laws[model](scaled_distance,
-    m)`` (m is the engine's k), for a declaration over several simulations."""
-    theories = {model: per_m(law) for model, law in laws.items()}
-
-    def values(k, model, **point):
-        return theories[model](k, **point)
-    values.__qualname__ = name
-    return values
 
 
 # --- Theorem 1: the optimal coefficients ----------------------------------------------------------
@@ -127,7 +108,7 @@ Agreement(
     statement="The variance E|E_MC - E E_MC|^2 of the complex MC estimator equals "
               f"(1 - exp(-s^2)) / m within {VARIANCE_TOLERANCE:.0%}, at s in {COR1_S}, m in {COR1_K}.",
     model=Simulation("003.cor1.vmc", "", "mm_mc", COR1_K, COR1_GRID),
-    theory=per_m(theory.mc_variance), statistic="variance", tolerance=VARIANCE_TOLERANCE)
+    theory=per_sample(theory.mc_variance, count="m"), statistic="variance", tolerance=VARIANCE_TOLERANCE)
 
 COR1_CV = Simulation("003.cor1.eq12", "", "mm_cv2", COR1_K, COR1_GRID)
 
@@ -140,8 +121,8 @@ Agreement(
               f"{VARIANCE_TOLERANCE} (in units of V_MC), at s in {COR1_S}, m in {COR1_K}.",
     note="The tolerance is absolute on the reduction factor: at s = 0.25 the factor is about "
          "1e-3, where a relative tolerance would need a budget no run has.",
-    model=COR1_CV, theory=per_m(theory.cv_optimal_variance), statistic="variance",
-    tolerance=VARIANCE_TOLERANCE, relative=False, scale=per_m(theory.mc_variance))
+    model=COR1_CV, theory=per_sample(theory.cv_optimal_variance, count="m"), statistic="variance",
+    tolerance=VARIANCE_TOLERANCE, relative=False, scale=per_sample(theory.mc_variance, count="m"))
 
 
 def _cor1_rho():
@@ -191,10 +172,10 @@ Agreement(
     note=f"One tolerance, {VARIANCE_TOLERANCE} in units of V_MC (cosine): for MC itself that is "
          f"{VARIANCE_TOLERANCE:.0%} of its formula.",
     model=(COSINE_MC, COSINE_CV),
-    theory=per_model({"mm_mc": theory.mc_cosine_variance,
-                      "mm_cv2": theory.cv_cosine_optimal_variance}, "cosine V_MC and V_CV*"),
+    theory=per_sample({"mm_mc": theory.mc_cosine_variance, "mm_cv2": theory.cv_cosine_optimal_variance},
+                      count="m", name="cosine V_MC and V_CV*"),
     statistic="variance", tolerance=VARIANCE_TOLERANCE, relative=False,
-    scale=per_m(theory.mc_cosine_variance))
+    scale=per_sample(theory.mc_cosine_variance, count="m"))
 
 
 ANTITHETIC = Simulation("varlab.003.antithetic", "", "mm_antithetic", (2, 10, 100), COR1_GRID)
@@ -204,7 +185,7 @@ Agreement(
     id="varlab.003.antithetic", source=theory.antithetic_variance.source, derived_by_varlab=True,
     statement="Antithetic pairs (w, -w) give variance (1 - e^{-y})^2 / m, y = s^2 (simulated, within "
               f"{VARIANCE_TOLERANCE:.0%}), at s in {COR1_S}, m in {ANTITHETIC.k}.",
-    model=ANTITHETIC, theory=per_m(theory.antithetic_variance), statistic="variance",
+    model=ANTITHETIC, theory=per_sample(theory.antithetic_variance, count="m"), statistic="variance",
     tolerance=VARIANCE_TOLERANCE)
 
 
@@ -251,12 +232,12 @@ Agreement(
     note="Per feature (m = 1): 1 - e^{-y} + e^{-2y}/2 (sympy, moment_matching_derivation."
          "phase_feature_variance), 1/2 more than the (1 + k(2c))/2 - k(c)^2 of one cos/sin pair.",
     model=PHASE_SIMULATIONS,
-    theory=per_model({"mm_mc": theory.mc_phase_variance,
-                      "mm_cv2": theory.cv_phase_optimal_variance,
-                      "mm_antithetic": theory.antithetic_phase_variance,
-                      "mm_moment_matching": lambda scaled_distance, m: theory.mm_moments(
-                          scaled_distance, m, "m-1", "phase")["variance"]},
-                     "random-phase variances (MM: exact law, m - 1)"),
+    theory=per_sample({"mm_mc": theory.mc_phase_variance,
+                       "mm_cv2": theory.cv_phase_optimal_variance,
+                       "mm_antithetic": theory.antithetic_phase_variance,
+                       "mm_moment_matching": lambda scaled_distance, m: theory.mm_moments(
+                           scaled_distance, m, "m-1", "phase")["variance"]},
+                      count="m", name="random-phase variances (MM: exact law, m - 1)"),
     statistic="variance", tolerance=VARIANCE_TOLERANCE)
 
 
@@ -468,8 +449,9 @@ Joint(
          "m and large s; the excess vanishes as m grows (largest MSE ratio 2.0 at m = 2, 1.2 at m = 6, 1.04 at "
          "m = 12, 1.0001 at m = 51). MSE, not variance: E_MM is biased at finite m (varlab.003.mm_bias).",
     parts=(Identity.part(compute=lambda: _beats_exact("complex"), **BEATS_EXACT),
-           Ordering.part(lower=BEATS_SIMULATIONS["complex"], upper=per_m(theory.mc_variance), statistic="mse",
-                         effect_size=EXCESS, strict=False, scale=per_m(theory.mc_variance), names=("MM", "MC"))))
+           Ordering.part(lower=BEATS_SIMULATIONS["complex"], upper=per_sample(theory.mc_variance, count="m"),
+                         statistic="mse", effect_size=EXCESS, strict=False,
+                         scale=per_sample(theory.mc_variance, count="m"), names=("MM", "MC"))))
 
 
 for _features, _words in (("cosine", "real cosine features"),
@@ -492,8 +474,8 @@ for _features, _words in (("cosine", "real cosine features"),
                   f"{BEATS_CLAIMS[_features]}.",
         note="Seeded as the simulated half of the former single claim (owner "
              f"{BEATS_CLAIMS[_features]}); MM needs m >= d + 1, so m = d + 1 and 2(d + 1).",
-        lower=BEATS_SIMULATIONS[_features], upper=per_m(MC_VARIANCE[_features]), statistic="mse",
-        effect_size=EXCESS, scale=per_m(MC_VARIANCE[_features]))
+        lower=BEATS_SIMULATIONS[_features], upper=per_sample(MC_VARIANCE[_features], count="m"),
+        statistic="mse", effect_size=EXCESS, scale=per_sample(MC_VARIANCE[_features], count="m"))
 del _features, _words
 
 
@@ -627,8 +609,8 @@ Ordering(
          "compared, with MC's exact V_MC. The smallest gap is at s = 2, m = 32-50 (MSE ratio "
          "0.93), resolved from the quick budget on (resolution about 0.04 at 20,000 repetitions, "
          "0.09 at the test budget's 4,000).",
-    lower=FALLBACK, upper=per_m(theory.mc_variance), statistic="mse", effect_size=EXCESS,
-    scale=per_m(theory.mc_variance))
+    lower=FALLBACK, upper=per_sample(theory.mc_variance, count="m"), statistic="mse", effect_size=EXCESS,
+    scale=per_sample(theory.mc_variance, count="m"))
 
 
 # --- QMC in high dimensions ---------------------------------------------------------------------------

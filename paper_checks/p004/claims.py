@@ -16,10 +16,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from varlab.claims import Agreement, Difference, Identity, Joint, Ordering, Simulation, claim
+from varlab.claims import Agreement, Difference, Identity, Joint, Ordering, Simulation, claim, per_sample
 from varlab.features.samplers.orthogonal import hadamard_size
 from varlab.spectral.polynomial import polynomial_kernel
 from varlab.spectral.signed import DeltaGaussian
+from varlab.testing import builders
 from varlab.testing.verdict import format_number, format_point
 from varlab.theory import orthogonal
 
@@ -83,10 +84,9 @@ def _grid_arrays():
 GAP = tuple(Difference(RADIAL["orf", d], RADIAL["rff_radial", d]) for d in DIMENSIONS)
 
 
-def rff_variance(k, dimension, distance):
-    """Var(K_RFF(z)) exact (Gaussian kernel, paired cos/sin, s = k frequencies; the same at every
-    dimension): the unit of the Theorem 5 claims."""
-    return orthogonal.iid_variance(distance=distance) / k
+#: Var(K_RFF(z)) exact (Gaussian kernel, paired cos/sin, s = k frequencies; the same at every
+#: dimension): the unit of the Theorem 5 claims
+rff_variance = per_sample(orthogonal.iid_variance, name="rff_variance")
 
 
 Agreement(id="004.thm5.printed", source="004, 'Theorem 5' (slides, as printed; cited from [1])",
@@ -469,4 +469,4 @@ def polynomial_finite_measure(run):
               + f"; its sampler at |w| <= 5, {n:,} draws: z = {z_bias:.0f} against the kernel, {z_own:.2f} against "
               "its own kernel. varlab's finite measure with the same kernel on the sphere (least-variation shells): "
               "masses " + ", ".join(f"d = {d}: {m['positive']:.2f}/{m['negative']:.2f}" for d, m in ours.items()))
-    return run.exact(False, reason, rows=details)
+    return builders.exact(run, False, reason, rows=details)

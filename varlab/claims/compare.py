@@ -6,7 +6,7 @@ simulation, an ill-conditioned fit or a classifier can carry that to a visible d
 agree, and how closely:
 
 * the words (id, source, quote, statement, note, budget, method, units), the **outcome**, the
-  declared tolerance and ``derived_by_varlab``: equal;
+  declared tolerance, ``derived_by_varlab`` and the repetitions the check rests on: equal;
 * in a row with a standard error ``SE``: every number within ``fraction x SE`` (estimates, both
   sides of an ordering, their difference, the grid's coordinates), ``SE`` itself within
   ``fraction x SE``, ``z`` within ``fraction x (1 + |z|)`` (z = difference / SE moves with
@@ -53,9 +53,9 @@ from pathlib import Path
 __all__ = ["differences", "compare_reports", "text_differences", "FRACTION", "EXACT_RTOL", "TEXT_RTOL",
            "WORDS"]
 
-#: fields of a record that must be equal
+#: fields of a record that must be equal (each where the stored record has it)
 WORDS = ("id", "source", "quote", "statement", "note", "budget", "outcome", "method", "units",
-         "tolerance", "derived_by_varlab")
+         "tolerance", "derived_by_varlab", "n_repetitions")
 #: the fraction of a standard error a number may move, by the record's method
 FRACTION = {"simulation": 0.01, "trials": 0.1, "exact": 0.01}
 #: relative tolerance of an exact value (a Formula, a quadrature, an exact computation's row)

@@ -5,17 +5,17 @@ one registers it.
 * :class:`Agreement`: a model statistic equals a formula over a grid (relative or absolute
   tolerance);
 * :class:`Ordering`: a statistic of A is below that of B over a grid (effect size);
-* :class:`Rate`: a statistic falls as k^slope (a log-log slope against the expected one);
 * :class:`Identity`: an exact (symbolic or exact-number) computation;
 * :class:`Paired`: A below B over independent trials (the real-data tables);
 * :class:`Joint`: one statement whose parts (declarations made with ``Kind.part``) all hold,
   e.g. an exact law and its simulation;
 * :func:`claim`: a decorator for the few checks with a rule of their own (they build their
-  Verdict with the run's ``agreement`` / ``ordering`` / ``exact`` / ``combined``).
+  Verdict with ``varlab.testing.builders``: ``agreement`` / ``ordering`` / ``exact`` /
+  ``combined``).
 
-What a declaration compares comes from the engine (a model name, a :class:`Simulation`, a
-:class:`Difference`) or from code outside it, a :class:`Measured` source (hashes of generated
-pairs, fits, a sampler's proposal counts) returning a :class:`Measurement`.
+What a declaration compares comes from the engine (a model name, or ``varlab.claims.sources``: a
+:class:`Simulation`, a :class:`Difference`) or from code outside it, a :class:`Measured` source
+(hashes of generated pairs, fits, a sampler's proposal counts) returning a :class:`Measurement`.
 
 A new agreement claim is about ten lines::
 
@@ -27,259 +27,22 @@ A new agreement claim is about ten lines::
 """
 from __future__ import annotations
 
-import inspect
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Callable, Mapping
 
 import numpy as np
 
-from ..testing.agreement import theory_values
-from ..theory.formula import Formula
-from ..testing.grid import broadcast_shape, product_grid
-from ..testing.simulation import STATISTICS
-from .. import mc
+from ..testing import builders
+from ..testing.verdict import Verdict
 from .budget import budget as as_budget
 from .registry import register
-from .run import ClaimRun, simulate_for
-from .verdict import Verdict
+from .run import ClaimRun
+from .sources import Measured, check_statistic, is_source, positive, read, source_name, sources_of
+from .theories import name_of, theory_point, theory_values
 
-__all__ = ["Claim", "Simulation", "Difference", "Measured", "Measurement", "Agreement", "Ordering", "Rate",
-           "Identity", "Paired", "Joint", "Check", "claim"]
-
-
-@dataclass(frozen=True)
-class Simulation:
-    """A named simulation shared by claims and figures: ``model`` over ``grid`` and ``k``, seeded
-    by (``owner``, ``label``) (see ``varlab.claims.seed_for``); ``result(budget)`` runs it once
-    per budget and process.
-
-    ``grid`` broadcasts like ``mc.simulate``'s, or is a Cartesian product with ``product``;
-    ``share`` divides the budget (an expensive model at a part of it), ``repetition_factor``
-    multiplies it (a cheap model that needs more power).
-
-    Examples
-    --------
-    >>> from varlab.claims import Simulation, budget
-    >>> shared = Simulation("doc.shared", "rff", "rff", k=(1, 4), grid=dict(rho=(0.0, 0.5), gamma=1.0))
-    >>> result = shared.result(budget("test"))
-    >>> result.variance.shape, result.n_repetitions
-    ((2, 2), 4000)
-    """
-
-    owner: str
-    label: str
-    model: str
-    k: tuple
-    grid: Mapping
-    product: bool = False
-    share: int = 1
-    repetition_factor: int = 1
-
-    def arguments(self) -> dict:
-        """The grid as ``mc.simulate`` keyword arguments (an open mesh with ``product``)."""
-        grid = dict(self.grid)
-        if self.product:
-            from .. import mc
-
-            declared = mc.model_class(self.model).parameters
-            axes = product_grid(**{name: value for name, value in grid.items() if name in declared})
-            grid.update(axes)
-        broadcast_shape({name: value for name, value in grid.items() if not isinstance(value, str)})
-        return grid
-
-    def result(self, budget):
-        """The SimulationResult at ``budget`` (a Budget or its name)."""
-        return simulate_for(self.owner, as_budget(budget).part(self.share), self.model,
-                            label=self.label, repetition_factor=self.repetition_factor,
-                            k=np.asarray(self.k), **self.arguments())
-
-
-@dataclass(frozen=True)
-class Difference:
-    """The difference of two independent simulations on the same grid (``first`` minus
-    ``second``, each a :class:`Simulation`): its statistics are the differences and its standard
-    errors their root sum of squares; e.g. Var(ORF) - Var(RFF) against a formula for the gap.
-
-    Examples
-    --------
-    >>> from varlab.claims import Difference, Simulation, budget
-    >>> grid = dict(rho=0.5, gamma=1.0)
-    >>> gap = Difference(Simulation("doc.gap", "a", "rff", (1,), grid),
-    ...                  Simulation("doc.gap", "b", "rff_no_phase", (1,), grid))
-    >>> result = gap.result(budget("test"))
-    >>> bool(result.variance[0, 0] > 0), bool(result.se_variance[0, 0] > 0)
-    (True, True)
-    """
-
-    first: Simulation
-    second: Simulation
-
-    def result(self, budget) -> "_DifferenceResult":
-        """The difference of the two SimulationResults at ``budget``."""
-        a, b = self.first.result(budget), self.second.result(budget)
-        if a.mean.shape != b.mean.shape or not np.array_equal(a.k, b.k):
-            raise ValueError(f"a Difference needs two simulations on one grid, got {a.model} "
-                             f"{a.mean.shape} and {b.model} {b.mean.shape}")
-        return _DifferenceResult(a, b)
-
-
-class _DifferenceResult:
-    """What a declaration reads of a SimulationResult, for the difference of two."""
-
-    def __init__(self, first, second):
-        self.first, self.second = first, second
-        self.k, self.n_points, self.options = first.k, first.n_points, first.options
-        self.model = f"{first.model} - {second.model}"
-
-    def point(self, index: int) -> dict:
-        return self.first.point(index)
-
-    def __getattr__(self, name):
-        if name.startswith("se_"):
-            return np.hypot(getattr(self.first, name), getattr(self.second, name))
-        if name in STATISTICS:
-            return getattr(self.first, name) - getattr(self.second, name)
-        raise AttributeError(name)
-
-
-@dataclass(frozen=True)
-class Measurement:
-    """Values measured outside the engine, one entry per point: ``estimate`` and its
-    ``standard_error``, the point's ``rows`` (dicts), the ``theory`` at each point when the
-    measurement computes it (e.g. GMM(u, v) of generated pairs), ``degrees_of_freedom`` when the
-    standard errors come from few independent units (judged with the t quantile), a
-    ``remark`` appended to the verdict's reason and ``details``, rows appended to the verdict's
-    per-point rows (what the points rest on, not points themselves).
-
-    Examples
-    --------
-    >>> from varlab.claims import Measurement
-    >>> m = Measurement(estimate=[0.49, 0.51], standard_error=[0.01, 0.01], theory=[0.5, 0.5],
-    ...                 rows=[{"coin": 1}, {"coin": 2}])
-    >>> len(m.rows), m.degrees_of_freedom
-    (2, None)
-    """
-
-    estimate: Sequence
-    standard_error: Sequence
-    rows: Sequence
-    theory: Sequence | None = None
-    degrees_of_freedom: Sequence | None = None
-    remark: str = ""
-    details: Sequence = ()
-
-
-@dataclass(frozen=True)
-class Measured:
-    """A source measured by code: ``function(run) -> Measurement``, seeded from the run
-    (``run.seed(label)``) at its budget; ``quantity`` names what it measures.
-
-    Examples
-    --------
-    A fair coin's heads rate over the budget's flips, as an Agreement with 1/2:
-
-    >>> import numpy as np
-    >>> from varlab.claims import Agreement, Budget, Measured, Measurement
-    >>> def flips(run):
-    ...     n = run.budget.n_repetitions
-    ...     rate = np.random.default_rng(run.seed("flips")).binomial(n, 0.5) / n
-    ...     return Measurement(estimate=[rate], standard_error=[0.5 / np.sqrt(n)], theory=[0.5],
-    ...                        rows=[{"flips": n}])
-    >>> coin = Agreement(id="doc.coin", source="a coin", quote="heads half the time",
-    ...                  statement="The heads rate is 1/2 within 0.01.",
-    ...                  model=Measured(flips, "heads rate"), tolerance=0.01, relative=False)
-    >>> coin.run(Budget("doc", 1_000_000)).outcome
-    'confirmed'
-    """
-
-    function: Callable
-    quantity: str
-
-    def measure(self, run) -> Measurement:
-        """The Measurement at ``run``'s budget."""
-        measurement = self.function(run)
-        if not isinstance(measurement, Measurement):
-            raise TypeError(f"claim {run.claim.id}: a Measured function returns a Measurement, got "
-                            f"{type(measurement).__name__}")
-        return measurement
-
-
-def _sources(owner: str, source, label: str, k, grid, product: bool, share: int) -> tuple:
-    """The simulations a declaration reads: a model name (simulated for the claim ``owner``),
-    a Simulation, a Difference, or a tuple of those (their points concatenated)."""
-    if isinstance(source, (tuple, list)):
-        return tuple(item for part in source
-                     for item in _sources(owner, part, label, k, grid, product, share))
-    if isinstance(source, (Simulation, Difference)):
-        return (source,)
-    return (Simulation(owner, label, source, tuple(k), grid, product, share),)
-
-
-def _labelled(result, p: int, k, model: bool) -> list[dict]:
-    """Rows of point ``p`` of a result: the model's name (``model``: when a declaration reads
-    several models), its parameters, its options (which name the simulation when a declaration
-    reads several) and k."""
-    options = {name: value for name, value in result.options.items()
-               if isinstance(value, (str, int, float, bool))}
-    name = {"model": result.model} if model else {}
-    return [{**name, **result.point(p), **options, "k": int(kk)} for kk in k]
-
-
-def _theory_point(theory, point: dict, options: dict) -> dict:
-    """The arguments of a callable theory at a point: the parameters, plus the simulation's
-    options (and ``model``, the model's name) that the callable names (all of them if it takes
-    ``**kwargs``)."""
-    if isinstance(theory, Formula):
-        return {**point, **{name: value for name, value in options.items()
-                            if name in theory.parameters}}
-    signature = inspect.signature(theory).parameters.values()
-    if any(p.kind is p.VAR_KEYWORD for p in signature):
-        return {**point, **options}
-    names = {p.name for p in signature}
-    return {**point, **{name: value for name, value in options.items() if name in names}}
-
-
-def _read(sources, budget, statistic: str, selected_k, *functions):
-    """Flat (estimate, standard error, rows, [each function's values]) over every source and
-    point; ``functions`` are theories (Formula or ``f(k, **point)``) evaluated at the same
-    points."""
-    estimates, errors, rows = [], [], []
-    values = [[] for _ in functions]
-    several = len({source.result(budget).model for source in sources}) > 1
-    for source in sources:
-        result = source.result(budget)
-        columns = _columns(result.k, selected_k)
-        k = result.k[columns]
-        estimates.append(np.ravel(getattr(result, statistic)[:, columns]))
-        errors.append(np.ravel(getattr(result, STATISTICS[statistic])[:, columns]))
-        options = {**result.options, "model": result.model}
-        for p in range(result.n_points):
-            rows += _labelled(result, p, k, several)
-            for function, collected in zip(functions, values):
-                collected.append(theory_values(function, k, _theory_point(
-                    function, result.point(p), options)))
-    return (np.concatenate(estimates), np.concatenate(errors), rows,
-            [np.concatenate(collected) for collected in values])
-
-
-def _positive(unit, claim) -> np.ndarray:
-    """A scale's values, which must be finite and positive (they divide the estimates and their
-    standard errors)."""
-    unit = np.asarray(unit, dtype=float)
-    if not np.all(np.isfinite(unit) & (unit > 0)):
-        raise ValueError(f"claim {claim.id}: its scale must be finite and positive at every point")
-    return unit
-
-
-def _is_source(side) -> bool:
-    return isinstance(side, (str, Simulation, Difference, Measured, tuple, list))
-
-
-def _name(function) -> str:
-    return function.name if isinstance(function, Formula) else getattr(
-        function, "__qualname__", "formula")
+__all__ = ["Claim", "Agreement", "Ordering", "Identity", "Paired", "Joint", "Check", "claim"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -362,21 +125,6 @@ def _caller_module() -> str:
     return ""
 
 
-def _columns(k_grid, selected) -> np.ndarray:
-    """The indices of ``selected`` k values in ``k_grid`` (all when none are selected)."""
-    if not len(selected):
-        return np.arange(k_grid.size)
-    missing = sorted(set(selected) - set(k_grid.tolist()))
-    if missing:
-        raise ValueError(f"k = {missing} is not on the shared simulation's k grid")
-    return np.array([int(np.flatnonzero(k_grid == kk)[0]) for kk in selected])
-
-
-def _check_statistic(statistic: str) -> None:
-    if statistic not in STATISTICS:
-        raise ValueError(f"statistic must be one of {list(STATISTICS)}, got {statistic!r}")
-
-
 @dataclass(frozen=True, kw_only=True)
 class _OverGrid(Claim, ABC):
     """What the simulated kinds share: the statistic judged (none for a Measured source, which
@@ -396,7 +144,7 @@ class _OverGrid(Claim, ABC):
             raise ValueError(f"claim {self.id}: a Measured source names its own quantity; give no "
                              f"statistic")
         if not measured:
-            _check_statistic(self.statistic)
+            check_statistic(self.statistic)
         super().__post_init__()
 
 
@@ -409,7 +157,7 @@ class Agreement(_OverGrid):
     concatenated; with shared simulations, ``k`` selects the k values judged); or a
     :class:`Measured` source, whose Measurement carries its theory (``theory`` and
     ``statistic`` stay unset). ``theory``: a Formula or ``theory(k, **point)``
-    (the convention of ``varlab.testing.check_agreement``; a callable also gets the
+    (the convention of ``varlab.claims.theories``; a callable also gets the
     simulation's options that it names, e.g. ``kernel``, and ``model``). ``tolerance``:
     relative to |theory| if ``relative``, else in the statistic's units, or, with ``scale`` (a
     theory of the same form, e.g. V_MC), in units of ``scale``: estimate, standard error and
@@ -453,20 +201,20 @@ class Agreement(_OverGrid):
     def check(self, run: ClaimRun) -> Verdict:
         if isinstance(self.model, Measured):
             return _measured_agreement(self, run)
-        sources = _sources(run.claim.id, self.model, self.label or self.statistic, self.k,
-                           self.grid, self.product, self.share)
+        sources = sources_of(run.claim.id, self.model, self.label or self.statistic, self.k,
+                             self.grid, self.product, self.share)
         shared = not isinstance(self.model, str)
         functions = (self.theory,) + (() if self.scale is None else (self.scale,))
-        estimate, error, rows, values = _read(sources, run.budget, self.statistic,
-                                              self.k if shared else (), *functions)
-        theory, unit = values[0], (_positive(values[1], self) if self.scale is not None else 1.0)
-        models = ", ".join(dict.fromkeys(source.result(run.budget).model for source in sources))
+        estimate, error, rows, n, values = read(sources, run.budget, self.statistic,
+                                                self.k if shared else (), *functions)
+        theory, unit = values[0], (positive(values[1], self) if self.scale is not None else 1.0)
+        models = ", ".join(dict.fromkeys(source_name(source, run.budget) for source in sources))
         quantity = f"{self.statistic} of {models}" + (
-            "" if self.scale is None else f", in units of {_name(self.scale)}")
-        return run.agreement(theory=theory / unit, estimate=estimate / unit,
-                             standard_error=error / unit, parameters=rows, quantity=quantity,
-                             tolerance=self.tolerance, relative=self.relative,
-                             units=self.units or None)
+            "" if self.scale is None else f", in units of {name_of(self.scale)}")
+        return builders.agreement(run, theory=theory / unit, estimate=estimate / unit,
+                                  standard_error=error / unit, parameters=rows, quantity=quantity,
+                                  tolerance=self.tolerance, relative=self.relative,
+                                  n_repetitions=n, units=self.units or None)
 
 
 def _measured_agreement(claim: Agreement, run: ClaimRun) -> Verdict:
@@ -474,12 +222,12 @@ def _measured_agreement(claim: Agreement, run: ClaimRun) -> Verdict:
     measurement = claim.model.measure(run)
     if measurement.theory is None:
         raise ValueError(f"claim {run.claim.id}: the Measurement of an Agreement carries its theory")
-    verdict = run.agreement(theory=measurement.theory, estimate=measurement.estimate,
-                            standard_error=measurement.standard_error,
-                            parameters=list(measurement.rows), quantity=claim.model.quantity,
-                            tolerance=claim.tolerance, relative=claim.relative,
-                            degrees_of_freedom=measurement.degrees_of_freedom,
-                            units=claim.units or None)
+    verdict = builders.agreement(run, theory=measurement.theory, estimate=measurement.estimate,
+                                 standard_error=measurement.standard_error,
+                                 parameters=list(measurement.rows), quantity=claim.model.quantity,
+                                 tolerance=claim.tolerance, relative=claim.relative,
+                                 degrees_of_freedom=measurement.degrees_of_freedom,
+                                 units=claim.units or None)
     return _remarked(verdict, measurement.remark, measurement.details)
 
 
@@ -540,19 +288,19 @@ class Ordering(_OverGrid):
                                      f"(no scale)")
                 m = side.measure(run)
                 sides.append((np.asarray(m.estimate, float), np.asarray(m.standard_error, float),
-                              list(m.rows), None, side.quantity))
+                              list(m.rows), None, side.quantity, None))
                 remarks.append(m.remark)
                 details += list(m.details)
                 dof = m.degrees_of_freedom
-            elif _is_source(side):
-                sources = _sources(run.claim.id, side, f"{tag}:{side}", self.k, self.grid,
-                                   self.product, self.share)
+            elif is_source(side):
+                sources = sources_of(run.claim.id, side, f"{tag}:{side}", self.k, self.grid,
+                                     self.product, self.share)
                 extra = () if self.scale is None else (self.scale,)
                 selected = () if isinstance(side, str) else self.k
-                value, error, rows, scale = _read(sources, run.budget, self.statistic, selected,
-                                                  *extra)
-                name = ", ".join(dict.fromkeys(s.result(run.budget).model for s in sources))
-                sides.append((value, error, rows, scale, name))
+                value, error, rows, n, scale = read(sources, run.budget, self.statistic, selected,
+                                                    *extra)
+                name = ", ".join(dict.fromkeys(source_name(s, run.budget) for s in sources))
+                sides.append((value, error, rows, scale, name, n))
             else:
                 sides.append(side)
         if not any(isinstance(side, tuple) for side in sides):
@@ -564,21 +312,24 @@ class Ordering(_OverGrid):
             if not isinstance(side, tuple):
                 values = _exact_side(side, rows)
                 sides[index] = (values, np.zeros_like(values), rows, simulated[3],
-                                f"{_name(side)} (exact)")
-        (a, se_a, rows_a, scale, name_a), (b, se_b, rows_b, _, name_b) = sides
+                                f"{name_of(side)} (exact)", None)
+        (a, se_a, rows_a, scale, name_a, n_a), (b, se_b, rows_b, _, name_b, n_b) = sides
         if len(rows_a) != len(rows_b):
             raise ValueError(f"claim {run.claim.id}: A and B are simulated on different grids "
                              f"({len(rows_a)} and {len(rows_b)} points)")
         rows = [{**row_a, **{f"{key} (B)": value for key, value in row_b.items()
                              if row_a.get(key) != value}} for row_a, row_b in zip(rows_a, rows_b)]
-        unit = _positive(scale[0], self) if scale else 1.0
+        unit = positive(scale[0], self) if scale else 1.0
         quantity = self.statistic + ("" if self.scale is None else
-                                     f", in units of {_name(self.scale)}") or simulated[4]
-        verdict = run.ordering(lower=a / unit, upper=b / unit,
-                               standard_error=np.hypot(se_a, se_b) / unit, parameters=rows,
-                               quantity=quantity, effect_size=self.effect_size,
-                               strict=self.strict, names=self.names or (name_a, name_b),
-                               degrees_of_freedom=dof, units=self.units or None)
+                                     f", in units of {name_of(self.scale)}") or simulated[4]
+        simulated_n = [n for n in (n_a, n_b) if n is not None]
+        n = None if dof is not None or not simulated_n else np.min(simulated_n, axis=0)
+        verdict = builders.ordering(run, lower=a / unit, upper=b / unit,
+                                    standard_error=np.hypot(se_a, se_b) / unit, parameters=rows,
+                                    quantity=quantity, effect_size=self.effect_size,
+                                    strict=self.strict, names=self.names or (name_a, name_b),
+                                    n_repetitions=n, degrees_of_freedom=dof,
+                                    units=self.units or None)
         return _remarked(verdict, "; ".join(remark for remark in remarks if remark), details)
 
 
@@ -587,60 +338,8 @@ def _exact_side(side, rows) -> np.ndarray:
     at each row's k and parameters."""
     if isinstance(side, (int, float)):
         return np.full(len(rows), float(side))
-    return np.array([theory_values(side, np.array([row["k"]]), _theory_point(
+    return np.array([theory_values(side, np.array([row["k"]]), theory_point(
         side, {}, {key: value for key, value in row.items() if key != "k"}))[0] for row in rows])
-
-
-@dataclass(frozen=True, kw_only=True)
-class Rate(_OverGrid):
-    """``statistic`` of ``model`` falls (or grows) as k^``slope`` over the k grid: at each point,
-    the weighted least-squares slope of log(statistic) on log(k) (weights from the standard
-    errors, delta method) equals ``slope`` within ``tolerance`` (absolute, in slope units). The
-    model must draw afresh for every k (``prefix = False``): the slope's standard error assumes
-    independent errors across k.
-
-    Examples
-    --------
-    >>> from varlab.claims import Budget, Rate
-    >>> rate = Rate(id="doc.mm.rate", source="003, Cor. 2", quote="V_MM ~ 1/m",
-    ...             statement="The variance of E_MM falls as 1/m.", model="mm_moment_matching",
-    ...             statistic="variance", slope=-1.0, tolerance=0.1, k=(256, 512, 1024),
-    ...             grid=dict(dimension=1, scaled_distance=0.5))
-    >>> rate.run(Budget("doc", 2_000)).method
-    'simulation'
-    """
-
-    model: object
-    slope: float
-    tolerance: float
-
-    def check(self, run: ClaimRun) -> Verdict:
-        (source,) = _sources(run.claim.id, self.model, f"rate:{self.statistic}", self.k, self.grid,
-                             self.product, self.share)
-        result = source.result(run.budget)
-        if getattr(mc.model_class(result.model), "prefix", True):
-            raise ValueError(f"claim {self.id}: a Rate needs independent draws at each k (a model "
-                             f"with prefix = False); {result.model}'s k share their draws, so "
-                             f"its errors across k are correlated")
-        if result.k.size < 2:
-            raise ValueError(f"claim {self.id}: a Rate needs at least two k values")
-        value = np.abs(getattr(result, self.statistic))
-        log_se = getattr(result, STATISTICS[self.statistic]) / value
-        x = np.log(result.k.astype(float))
-        slopes, errors = [], []
-        for y, s in zip(np.log(value), log_se):
-            weight = 1.0 / s ** 2
-            design = np.stack([np.ones_like(x), x], axis=1)
-            covariance = np.linalg.inv(design.T @ (design * weight[:, None]))
-            slopes.append((covariance @ (design.T @ (weight * y)))[1])
-            errors.append(np.sqrt(covariance[1, 1]))
-        parameters = [result.point(p) for p in range(result.n_points)]
-        return run.agreement(theory=np.full(len(slopes), self.slope), estimate=slopes,
-                             standard_error=errors, parameters=parameters,
-                             quantity=f"log-log slope of the {self.statistic} of {result.model} "
-                                      f"over k = {result.k.min()}..{result.k.max()}",
-                             tolerance=self.tolerance)
-
 
 @dataclass(frozen=True, kw_only=True)
 class Identity(Claim):
@@ -672,9 +371,9 @@ class Identity(Claim):
 
     def check(self, run: ClaimRun) -> Verdict:
         holds, reason, rows = self.compute()
-        return run.exact(bool(holds), reason, rows=rows, tolerance=self.tolerance,
-                         error=self.error, units=self.units,
-                         accuracy=None if self.accuracy is None else self.accuracy(rows))
+        return builders.exact(run, bool(holds), reason, rows=rows, tolerance=self.tolerance,
+                              error=self.error, units=self.units,
+                              accuracy=None if self.accuracy is None else self.accuracy(rows))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -719,10 +418,10 @@ class Paired(Claim):
             errors.append(spread / np.sqrt(difference.size) if spread > 0 else np.inf)
             dof.append(difference.size - 1)
             parameters.append({"cell": label, "trials": difference.size})
-        return run.ordering(lower=lower, upper=upper, standard_error=errors,
-                            parameters=parameters, quantity=self.quantity,
-                            effect_size=self.effect_size, strict=self.strict,
-                            degrees_of_freedom=np.asarray(dof), names=self.names)
+        return builders.ordering(run, lower=lower, upper=upper, standard_error=errors,
+                                 parameters=parameters, quantity=self.quantity,
+                                 effect_size=self.effect_size, strict=self.strict,
+                                 degrees_of_freedom=np.asarray(dof), names=self.names)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -730,7 +429,7 @@ class Joint(Claim):
     """One statement joining parts with "and" (e.g. an exact law and its simulation): each part
     a declaration made with ``Kind.part(...)``, checked with this claim's run (seeds from its id);
     the verdict is contradicted if one part is, else inconclusive if one is, else confirmed
-    (``ClaimRun.combined``). ``remark(run) -> str``, if given, is appended to the reason.
+    (``varlab.testing.builders.combined``). ``remark(run) -> str``, if given, is appended to the reason.
 
     Examples
     --------
@@ -760,7 +459,7 @@ class Joint(Claim):
         super().__post_init__()
 
     def check(self, run: ClaimRun) -> Verdict:
-        verdict = run.combined([part.check(run) for part in self.parts])
+        verdict = builders.combined(run, [part.check(run) for part in self.parts])
         return _remarked(verdict, self.remark(run) if self.remark else "")
 
 
@@ -771,8 +470,9 @@ class Check(Claim):
     Examples
     --------
     >>> from varlab.claims import Check
+    >>> from varlab.testing import builders
     >>> check = Check(id="doc.check", source="s", quote="q", statement="always holds",
-    ...               function=lambda run: run.exact(True, "by construction"))
+    ...               function=lambda run: builders.exact(run, True, "by construction"))
     >>> check.run("test").outcome
     'confirmed'
     """
@@ -790,9 +490,10 @@ def claim(claim_id: str, *, source: str, statement: str, quote: str = "", note: 
     Examples
     --------
     >>> from varlab.claims import claim
+    >>> from varlab.testing import builders
     >>> @claim("doc.decorated", source="s", quote="q", statement="holds")
     ... def decorated(run):
-    ...     return run.exact(True, "by construction")
+    ...     return builders.exact(run, True, "by construction")
     >>> callable(decorated)
     True
     """

@@ -9,9 +9,8 @@ from pathlib import Path
 from typing import Sequence
 
 from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
-from ..testing.verdict import format_number
+from ..testing.verdict import Verdict, format_number
 from .budget import Budget
-from .verdict import Verdict
 
 __all__ = ["write_report", "rewrite_report", "OUTCOME_ORDER"]
 

@@ -7,11 +7,11 @@ import sys
 import time
 from pathlib import Path
 
+from ..testing.verdict import Verdict
 from .budget import Budget, budget as as_budget
 from .registry import claims, paper_title, papers
 from .report import write_report
 from .store import store_for
-from .verdict import Verdict
 
 __all__ = ["run_claims", "stored_verdicts", "check"]
 

@@ -14,6 +14,11 @@ budget that would resolve it).
 * ``varlab.testing.strategies``: hypothesis strategies over the declared parameter domains.
 
 The assert functions raise AssertionError with the per-point table, for use in a test suite.
+
+A check is a paper claim's declaration (``varlab.claims.Agreement`` / ``Ordering``), unregistered:
+the claims and these checks share the :class:`Verdict` (``verdict``), the decisions
+(``decision``), the builders of a Verdict (``builders``) and one threshold rule
+(``outcomes.threshold``: the t quantile of the repetitions used, minus 1).
 """
 from .agreement import assert_agreement, check_agreement
 from .grid import product_grid

@@ -1,17 +1,13 @@
 """``check_agreement``: does a model's simulated statistic equal a formula over a grid?
 
-The theory is a ``varlab.theory`` Formula or a callable:
+The check is a paper claim's :class:`varlab.claims.Agreement`, unregistered, run at your budget
+and seed: the same Verdict, the same decision and the same threshold as the papers' claims. The
+theory is a ``varlab.theory`` Formula or a callable ``theory(k, **point)`` (the convention of
+``varlab.claims.theories``; ``varlab.claims.per_sample`` states a law of one sample).
 
-* a **Formula** is evaluated at each point's values of the parameters it declares, and at the
-  whole k grid if it declares ``k``; one without ``k`` has the same value at every k (e.g.
-  ``rff.mean``, the mean of an unbiased estimator);
-* a **callable** is called as ``theory(k, **point)``: ``k`` the 1-d int64 array of the k grid,
-  ``point`` the model's declared parameters at one grid point (Python floats or ints, as in
-  ``Model.theory``); it returns the statistic at each k (an array of k's shape, or a scalar),
-  e.g. ``lambda k, rho, gamma: rff.variance(rho=rho, gamma=gamma) / k``.
-
-The rule (``varlab.testing.outcomes``): with the departure d = estimate - theory (relative: divided
-by |theory|) and its standard error s at each (point, k), and the threshold t,
+The rule (``varlab.testing.decision``): with the departure d = estimate - theory (relative:
+divided by |theory|) and its standard error s at each (point, k), and the threshold t (the t
+quantile of n - 1 degrees of freedom, ``varlab.testing.outcomes.threshold``),
 
 * confirmed: at every (point, k) the departure is not significant (|d| <= t s) or is shown
   within the tolerance (|d| + t s <= tolerance), and the resolution t max(s) <= tolerance;
@@ -23,53 +19,26 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import _validate
-from ..theory.formula import Formula
-from .decision import decide_agreement
-from .outcomes import CONFIRMED, threshold
-from .simulation import model_label, simulate_statistic
-from .verdict import Verdict, format_point
+from .. import _random, _validate, mc
+from ..claims.budget import Budget
+from ..claims.kinds import Agreement
+from ..claims.sources import Simulation, model_label
+from ..claims.theories import name_of
+from .outcomes import CONFIRMED
+from .verdict import Verdict
 
-__all__ = ["check_agreement", "assert_agreement", "theory_values"]
-
-
-def theory_values(theory, k, point: dict) -> np.ndarray:
-    """The theory's (n_k,) values at one point (see the module docstring for the convention).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from varlab.testing.agreement import theory_values
-    >>> from varlab.theory import rff
-    >>> k = np.array([1, 10, 100])
-    >>> theory_values(rff.mean, k, {"rho": 0.5, "gamma": 1.0}).round(4)        # no k: every k alike
-    array([0.6065, 0.6065, 0.6065])
-    >>> def variance(k, rho, gamma):
-    ...     return rff.variance(rho=rho, gamma=gamma) / k
-    >>> theory_values(variance, k, {"rho": 0.5, "gamma": 1.0}).round(4)
-    array([0.6998, 0.07  , 0.007 ])
-    """
-    if isinstance(theory, Formula):
-        missing = [name for name in theory.parameters if name != "k" and name not in point]
-        if missing:
-            raise ValueError(f"the Formula {theory.name} needs {missing}, which the model does not "
-                             f"declare (its parameters: {list(point)})")
-        arguments = {name: point[name] for name in theory.parameters if name != "k"}
-        values = theory(**arguments, **({"k": k} if "k" in theory.parameters else {}))
-    elif callable(theory):
-        values = theory(k.copy(), **point)
-    else:
-        raise TypeError(f"theory must be a varlab.theory Formula or a callable theory(k, **point), "
-                        f"got {type(theory).__name__}")
-    values = np.asarray(values, dtype=float)
-    if values.shape not in ((), k.shape):
-        raise ValueError(f"the theory must give one value per k ({k.size}) or a scalar, got shape "
-                         f"{values.shape} at {point}")
-    return np.broadcast_to(values, k.shape)
+__all__ = ["check_agreement", "assert_agreement"]
 
 
-def _name(theory) -> str:
-    return theory.name if isinstance(theory, Formula) else getattr(theory, "__qualname__", "theory")
+def user_simulation(model, label: str, *, k, random_state, product: bool, grid: dict) -> Simulation:
+    """The Simulation of a user's check: ``model`` (a name or a ``varlab.mc.Model``) over the
+    grid at ``random_state`` (as ``mc.simulate`` takes it; None: fresh entropy), drawn quietly
+    and not cached."""
+    if not isinstance(model, (str, mc.Model)):
+        raise TypeError(f"model must be a registered name or a varlab.mc.Model, got "
+                        f"{type(model).__name__}")
+    return Simulation("", label, model, tuple(int(kk) for kk in np.atleast_1d(k)), dict(grid),
+                      product, random_state=_random.seed_sequence(random_state))
 
 
 def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
@@ -97,36 +66,28 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
     Returns
     -------
     Verdict
+        With empty ``id``, ``source``, ``quote`` and ``budget``.
 
     Examples
     --------
+    >>> from varlab.claims import per_sample
     >>> from varlab.theory import rff
-    >>> def variance(k, rho, gamma):
-    ...     return rff.variance(rho=rho, gamma=gamma) / k
-    >>> verdict = check_agreement("rff", variance, statistic="variance", k=[1, 4],
+    >>> verdict = check_agreement("rff", per_sample(rff.variance), statistic="variance", k=[1, 4],
     ...                           n_repetitions=20_000, random_state=0, tolerance=0.1,
     ...                           rho=[0.0, 0.5], gamma=1.0)
-    >>> verdict.outcome, round(verdict.resolution, 3)
-    ('confirmed', 0.044)
+    >>> verdict.outcome, round(verdict.resolution, 3), round(verdict.threshold, 3)
+    ('confirmed', 0.044, 4.502)
     """
     tolerance = float(_validate.positive(tolerance, "tolerance"))
-    result, estimate, se = simulate_statistic(model, statistic, k=k, n_repetitions=n_repetitions,
-                                              random_state=random_state, product=product, grid=grid)
-    points = [result.point(p) for p in range(result.n_points)]
-    expected = np.stack([theory_values(theory, result.k, point) for point in points])
-    t = threshold(result.n_repetitions)
-    labels = [format_point({**point, "k": kk}) for point in points for kk in result.k]
-    decision = decide_agreement(estimate=estimate, reference=expected, error=se, threshold=t,
-                                tolerance=tolerance, relative=relative, labels=labels,
-                                n_repetitions=result.n_repetitions)
-    z = decision.z.reshape(estimate.shape)
-    rows = tuple({**point, "k": int(kk), "estimate": float(estimate[p, j]),
-                  "SE": float(se[p, j]), "theory": float(expected[p, j]), "z": float(z[p, j])}
-                 for p, point in enumerate(points) for j, kk in enumerate(result.k))
+    source = user_simulation(model, statistic, k=k, random_state=random_state, product=product,
+                             grid=grid)
     units = "relative" if relative else "absolute"
-    statement = (f"the {statistic} of {model_label(model)} equals {_name(theory)} "
+    statement = (f"the {statistic} of {model_label(model)} equals {name_of(theory)} "
                  f"(within {units} tolerance {tolerance:g})")
-    return Verdict.from_decision(decision, statement, tolerance, units, t, result, rows)
+    check = Agreement(id="", source="", statement=statement, registered=False, model=source,
+                      theory=theory, statistic=statistic, k=source.k, tolerance=tolerance,
+                      relative=relative)
+    return check.run(Budget("", n_repetitions))
 
 
 def assert_agreement(model, theory, **arguments) -> Verdict:
@@ -140,10 +101,10 @@ def assert_agreement(model, theory, **arguments) -> Verdict:
     Traceback (most recent call last):
     ...
     AssertionError: inconclusive: the mean of rff equals rff.mean (within relative tolerance 0.01)
-    resolution 0.139 vs tolerance 0.01, max |z| = 2.48 at rho = 0.5, gamma = 1, k = 10; about 38,525 repetitions would resolve it
-    resolution 0.139 (relative), tolerance 0.01, threshold |z| <= 4.62, 200 repetitions
-    rho  gamma   k  estimate         SE    theory         z
-    0.5      1  10  0.561353  0.0182088  0.606531  -2.48111
+    mean of rff: resolution 0.139 vs tolerance 0.01, max |z| = 2.48 at rho = 0.5, gamma = 1, k = 10; about 193x the budget would resolve it
+    resolution 0.139 (relative), tolerance 0.01, threshold |z| <= 4.62, 200 repetitions (38,525 would resolve it)
+    rho  gamma   k    theory  estimate         SE         z
+    0.5      1  10  0.606531  0.561353  0.0182088  -2.48111
     """
     verdict = check_agreement(model, theory, **arguments)
     if verdict.outcome != CONFIRMED:

@@ -1,69 +1,147 @@
-"""The result of a check: its outcome, the numbers behind it and a per-point table."""
+"""The one record of a check, for a paper's claim and a user's own check alike: the statement's
+words, the outcome, the numbers behind it and a per-point table."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
-__all__ = ["Verdict", "format_table", "format_number", "format_point"]
+from .outcomes import CONFIRMED, OUTCOMES
+
+__all__ = ["Verdict", "METHODS", "format_table", "format_number", "format_point"]
+
+#: how an outcome was reached
+METHODS = ("simulation", "exact", "trials")
 
 
-@dataclass(frozen=True)
+@dataclass
 class Verdict:
-    """The outcome of one check of a statement against the Monte Carlo engine.
+    """The outcome of one check (a paper's claim, or a user's check with empty ``id``,
+    ``source`` and ``quote``).
 
-    ``outcome``: one of ``varlab.testing.OUTCOMES``; ``statement``: what was checked, in words;
-    ``resolution``: the smallest departure from the statement the check could have detected at
-    its budget (threshold x standard error, in ``units``), ``tolerance``: the departure the
-    statement cares about (same units); ``units``: "relative" (a fraction of the theory) or
-    "absolute" (the statistic's units); ``threshold``: the |z| beyond which a departure is
-    significant; ``n_repetitions``: the budget used, ``n_repetitions_needed``: for an
-    inconclusive outcome, the budget that would resolve it (None if none would, or none below
-    1.8e308 repetitions: ``reason`` says which);
-    ``reason``: one line with the key number; ``rows``: one dict per (point, k).
+    ``quote``: the paper's words (empty for varlab's own statement, ``derived_by_varlab``);
+    ``statement``: what was tested; ``note``: one line where the test is stronger or weaker
+    than the words; ``outcome``: one of ``varlab.testing.OUTCOMES``; ``method``: "simulation"
+    (judged in the engine's standard errors), "trials" (over few independent trials, e.g.
+    real-data splits) or "exact" (an exact or symbolic computation: resolution 0);
+    ``resolution``: the smallest departure the check could have detected (threshold x largest
+    standard error), ``tolerance``: the departure the statement cares about, both in ``units``;
+    ``reason``: one line with the key number; ``budget``: the budget's name; ``budget_factor``:
+    for an inconclusive outcome, how many times the budget would resolve it (None: no budget
+    would, or not inconclusive); ``rows``: the per-point data; ``accuracy``: for columns of rows
+    without a standard error whose numbers are coarser than 1e-12 relative (floating point with
+    cancellation), the absolute accuracy the claim documents for them
+    (``varlab.claims.compare`` allows that much between a regenerated and a stored record);
+    ``threshold``: the largest |z| threshold used (``varlab.testing.outcomes.threshold``; None
+    for an exact check); ``n_repetitions``: the fewest repetitions of a simulation it rests on
+    (None if none).
 
     Examples
     --------
-    >>> from varlab.testing import check_agreement
-    >>> from varlab.theory import rff
-    >>> verdict = check_agreement("rff", rff.mean, statistic="mean", k=[1], n_repetitions=2000,
-    ...                           random_state=0, tolerance=0.5, rho=0.5, gamma=1.0)
-    >>> verdict.outcome, verdict.units, round(verdict.resolution, 3)
-    ('confirmed', 'relative', 0.142)
-    >>> sorted(verdict.rows[0])
-    ['SE', 'estimate', 'gamma', 'k', 'rho', 'theory', 'z']
+    >>> from varlab.testing import Verdict
+    >>> verdict = Verdict(id="003.example", source="003, Eq. (5)", quote="E|E - k|^2 = V_MC / m",
+    ...                   statement="the MSE of mm_mc equals V_MC / m", outcome="inconclusive",
+    ...                   method="simulation", resolution=0.1, tolerance=0.05, units="relative",
+    ...                   reason="resolution 0.1 vs tolerance 0.05", budget="quick",
+    ...                   budget_factor=4.0, threshold=4.5, n_repetitions=20_000)
+    >>> verdict.paper, verdict.n_repetitions_needed
+    ('003', 80000)
+    >>> Verdict.from_json(verdict.to_json()) == verdict
+    True
+    >>> Verdict(**{**verdict.to_json(), "outcome": "confirmed"})
+    Traceback (most recent call last):
+    ...
+    ValueError: claim 003.example: confirmed needs a resolution (0.1) no coarser than the tolerance (0.05)
     """
 
-    outcome: str
+    id: str
+    source: str
+    quote: str
     statement: str
+    outcome: str
+    method: str
     resolution: float
     tolerance: float
     units: str
-    threshold: float
-    n_repetitions: int
-    n_repetitions_needed: int | None
     reason: str
-    rows: tuple
+    budget: str
+    note: str = ""
+    budget_factor: float | None = None
+    derived_by_varlab: bool = False
+    rows: list = field(default_factory=list)
+    accuracy: dict = field(default_factory=dict)
+    threshold: float | None = None
+    n_repetitions: int | None = None
 
-    @classmethod
-    def from_decision(cls, decision, statement, tolerance, units, threshold, result,
-                      rows) -> "Verdict":
-        """The Verdict of a ``decision`` over the simulation ``result`` (for its budget)."""
-        factor = decision.budget_factor
-        needed = (None if factor is None or not np.isfinite(result.n_repetitions * factor) else
-                  int(np.ceil(result.n_repetitions * factor)))
-        return cls(decision.outcome, statement, decision.resolution, tolerance, units,
-                   float(threshold), result.n_repetitions, needed, decision.reason, rows)
+    def __post_init__(self):
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"outcome must be one of {OUTCOMES}, got {self.outcome!r}")
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+        if self.outcome == CONFIRMED and not self.resolution <= self.tolerance:
+            raise ValueError(f"claim {self.id}: confirmed needs a resolution ({self.resolution!r}) "
+                             f"no coarser than the tolerance ({self.tolerance!r})")
+
+    @property
+    def paper(self) -> str:
+        """The paper's key: the id's first part after an optional "varlab." ("003")."""
+        from ..claims.registry import paper_of
+
+        return paper_of(self.id)
+
+    @property
+    def n_repetitions_needed(self) -> int | None:
+        """For an inconclusive simulation, the repetitions that would resolve it (None if no
+        budget would, or none below 1.8e308 repetitions: ``reason`` says which)."""
+        if self.budget_factor is None or self.n_repetitions is None:
+            return None
+        needed = self.n_repetitions * self.budget_factor
+        return int(np.ceil(needed)) if np.isfinite(needed) else None
 
     def table(self) -> str:
         """The per-point table as aligned text (numbers formatted, no reprs)."""
         return format_table(self.rows)
 
     def __str__(self) -> str:
+        needed = self.n_repetitions_needed
+        rule = ("" if self.threshold is None else f", threshold |z| <= {self.threshold:.2f}") + (
+            "" if self.n_repetitions is None else f", {self.n_repetitions:,} repetitions") + (
+            "" if needed is None else f" ({needed:,} would resolve it)")
         return (f"{self.outcome}: {self.statement}\n{self.reason}\n"
-                f"resolution {self.resolution:.3g} ({self.units}), tolerance {self.tolerance:.3g}, "
-                f"threshold |z| <= {self.threshold:.2f}, {self.n_repetitions:,} repetitions\n"
-                f"{self.table()}")
+                f"resolution {self.resolution:.3g} ({self.units}), tolerance "
+                f"{self.tolerance:.3g}{rule}\n{self.table()}")
+
+    def to_json(self) -> dict:
+        """A JSON-serialisable dict (numpy scalars to Python, non-finite floats to strings)."""
+        return _jsonable(asdict(self))
+
+    @classmethod
+    def from_json(cls, record: dict) -> "Verdict":
+        """The Verdict of a ``to_json`` record (unknown keys refused; a record written before a
+        field existed gets its default)."""
+        names = {f.name for f in fields(cls)}
+        unknown = set(record) - names
+        if unknown:
+            raise ValueError(f"not a claim verdict record: unknown fields {sorted(unknown)}")
+        record = dict(record)
+        for name in ("resolution", "tolerance"):
+            record[name] = float(record[name])
+        return cls(**record)
+
+
+def _jsonable(value):
+    if isinstance(value, dict):
+        return {key: _jsonable(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(item) for item in value]
+    if isinstance(value, (np.floating, float)):
+        value = float(value)
+        return value if np.isfinite(value) else str(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    return value
 
 
 def format_number(value) -> str:
