@@ -43,7 +43,7 @@ from sklearn.kernel_approximation import RBFSampler  # noqa: E402
 
 from varlab import mc  # noqa: E402
 from varlab.features import RFF  # noqa: E402
-from varlab.features.samplers.orthogonal import FAST_PRODUCT_FROM, _padded  # noqa: E402
+from varlab.features.samplers.orthogonal import FAST_PRODUCT_FROM, padded_dimension  # noqa: E402
 from varlab.mc.models.orthogonal import ORFModel  # noqa: E402
 from varlab.mc.seeds import block_layout  # noqa: E402
 
@@ -174,7 +174,7 @@ def sorf_section(n, repeats):
              "included)", "",
              "| d | p (padded) | dense (s) | fast (s) | fast / dense | max abs difference of X W^T (64 rows) |",
              "|---|---|---|---|---|---|"]
-    lines += [f"| {d} | {_padded(d)} | {dense:.2f} | {fast:.2f} | {fast / dense:.2f} | {check:.1e} |"
+    lines += [f"| {d} | {padded_dimension(d)} | {dense:.2f} | {fast:.2f} | {fast / dense:.2f} | {check:.1e} |"
               for d, dense, fast, check in sorf]
     return lines + ["", (f"Crossover: the fast product is faster at every measured d from {min(above)} on"
                          if above else "The fast product is not faster at the largest d measured") +

@@ -26,7 +26,7 @@ from scipy.optimize import minimize_scalar
 
 from varlab.claims import Agreement, Identity, Ordering, Simulation
 from varlab.testing.verdict import format_number
-from varlab.features.samplers.orthogonal import _padded
+from varlab.features.samplers.orthogonal import padded_dimension
 from varlab.theory import orthogonal, stationary
 from varlab.theory.parameters import parameter
 
@@ -226,13 +226,13 @@ SORF_OWNER = "varlab.beyond.fastfood.above_sorf"
 #: itself: 8x the budget resolves 5% of Var(iid) at the quick budget (4.5 SE = 0.046 at most; 0.10
 #: at the test budget); SORF's variance is smaller (2x), and Fastfood's at |z| = 5 is 1 (4x)
 FF_REPETITIONS, FF_FAR_REPETITIONS, SORF_REPETITIONS = 8, 4, 2
-FASTFOOD_GAUSSIAN = tuple(Simulation(FF_OWNER, f"fastfood{d}", "fastfood", (_padded(d),),
+FASTFOOD_GAUSSIAN = tuple(Simulation(FF_OWNER, f"fastfood{d}", "fastfood", (padded_dimension(d),),
                                      dict(dimension=d, distance=FF_DISTANCES), repetition_factor=FF_REPETITIONS)
                           for d in FF_DIMENSIONS)
-FASTFOOD_FAR = tuple(Simulation(FF_OWNER, f"fastfood{d}.far", "fastfood", (_padded(d),),
+FASTFOOD_FAR = tuple(Simulation(FF_OWNER, f"fastfood{d}.far", "fastfood", (padded_dimension(d),),
                                 dict(dimension=d, distance=FF_FAR), repetition_factor=FF_FAR_REPETITIONS)
                      for d in FF_DIMENSIONS)
-SORF_GAUSSIAN = tuple(Simulation(SORF_OWNER, f"sorf{d}", "sorf", (_padded(d),),
+SORF_GAUSSIAN = tuple(Simulation(SORF_OWNER, f"sorf{d}", "sorf", (padded_dimension(d),),
                                  dict(dimension=d, distance=FF_DISTANCES, through_sampler=False),
                                  repetition_factor=SORF_REPETITIONS)
                       for d in FF_DIMENSIONS)

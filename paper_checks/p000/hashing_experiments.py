@@ -35,11 +35,11 @@ from dataclasses import dataclass, replace
 import numpy as np
 import scipy.sparse as sp
 
-from varlab import _random
 from varlab.claims import Budget, Paired, t_threshold
 from varlab.mc.stats import z_score
 from varlab.features import GCWS, RFF
 from varlab.plotting import figure, finish_axes, plt
+from varlab.seeding import derive_seed
 
 from . import svm
 
@@ -180,7 +180,7 @@ def kernel_records(budget: Budget, directory="default", *, progress: bool | None
 
 
 def _seed(random_state: int, *labels) -> np.random.SeedSequence:
-    return np.random.SeedSequence([random_state] + [_random.stable_hash(str(label)) for label in labels])
+    return derive_seed(random_state, *map(str, labels))
 
 
 @functools.lru_cache(maxsize=2)

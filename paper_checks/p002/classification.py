@@ -18,9 +18,9 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
-from varlab import _random
 from varlab.claims import store_for
 from varlab.features import RFF, AsKRFF
+from varlab.seeding import derive_seed
 
 from .gram_error import KERNELS, N_SUBSET, SIGMA, kernel_vector, normalised
 
@@ -77,7 +77,7 @@ def _trial(name, trial, setting, random_state):
     _, rows, log2_c, folds, jobs = setting
     X_train, y_train, X_test, y_test = normalised(name)
     d = X_train.shape[1]
-    seed = np.random.SeedSequence([random_state, _random.stable_hash(f"002.table1-{name}"), trial])
+    seed = derive_seed(random_state, f"002.table1-{name}", trial)
     rng = np.random.default_rng(seed)
     n = X_train.shape[0] if rows[name] is None else min(rows[name], X_train.shape[0])
     keep = np.sort(rng.choice(X_train.shape[0], size=n, replace=False))

@@ -22,9 +22,10 @@ import numpy as np
 import scipy.linalg.blas
 from threadpoolctl import threadpool_limits
 
-from varlab import _random, datasets, spectral
+from varlab import datasets, spectral
 from varlab.claims import store_for
 from varlab.features.asymmetric import asymmetric_gram, fit_total_masses
+from varlab.seeding import derive_seed, generator
 from varlab.spectral.asymmetric import kernel_value
 
 DATASETS = ("spambase", "letter")
@@ -107,7 +108,7 @@ def gram_errors(X, kernel, log2_max, random_state):
     vector = kernel_vector(kernel, d)
     measure = spectral.get_measure(kernel, sigma=SIGMA, **{KERNELS[kernel]: vector})
     exact = measure.total_masses()
-    rng = _random.generator(random_state)
+    rng = generator(random_state)
     checkpoints = d * 2 ** np.arange(1, log2_max + 1)
     parts = measure.parts()
     W = {p: parts[p].rvs(int(checkpoints[-1]), d, rng) for p in _PARTS if parts[p] is not None}
@@ -134,7 +135,7 @@ def _trial(name, kernel, trial, n, log2_max, random_state):
     """{"estimated": errors with Eq. (12) masses, "exact": with the exact masses} of one trial (BLAS on
     one thread: the fastest on the shared 2-core machine, and the same bits whatever its load)."""
     X_train = normalised(name)[0]
-    seed = np.random.SeedSequence([random_state, _random.stable_hash(f"002.fig2-{name}-{kernel}"), trial])
+    seed = derive_seed(random_state, f"002.fig2-{name}-{kernel}", trial)
     rng = np.random.default_rng(seed)
     rows = rng.choice(X_train.shape[0], size=min(n, X_train.shape[0]), replace=False)
     estimated, exact, _ = gram_errors(X_train[rows], kernel, log2_max, rng)

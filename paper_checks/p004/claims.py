@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 
 from varlab.claims import Agreement, Difference, Identity, Joint, Ordering, Simulation, claim
-from varlab.features.samplers.orthogonal import _padded
+from varlab.features.samplers.orthogonal import padded_dimension
 from varlab.spectral.polynomial import polynomial_kernel
 from varlab.spectral.signed import DeltaGaussian
 from varlab.testing.verdict import format_number, format_point
@@ -212,8 +212,8 @@ SORF_OWNER = "004.sorf.unbiased"
 
 
 #: one SORF simulation per d, each at its own s = p
-SORF = tuple(Simulation(SORF_OWNER, f"sorf{d}", "sorf", (_padded(d),), dict(dimension=d, distance=SORF_DISTANCES))
-             for d in DIMENSIONS)
+SORF = tuple(Simulation(SORF_OWNER, f"sorf{d}", "sorf", (padded_dimension(d),),
+                        dict(dimension=d, distance=SORF_DISTANCES)) for d in DIMENSIONS)
 
 
 def sorf_zero_projection(d, n_blocks, seed):

@@ -47,11 +47,12 @@ from sklearn.kernel_approximation import PolynomialCountSketch
 from sklearn.linear_model import RidgeCV
 from threadpoolctl import threadpool_limits
 
-from varlab import _random, datasets
+from varlab import datasets
 from varlab.claims import Agreement, Measured, Measurement, Paired
 from varlab.features import GRFF
 from varlab.features.maclaurin import RandomMaclaurin
 from varlab.plotting import figure, table_figure
+from varlab.seeding import derive_seed
 from varlab.spectral.polynomial import PolynomialSphere, polynomial_kernel
 from varlab.spectral.signed import DeltaGaussian
 from varlab.theory import signed as signed_theory
@@ -170,7 +171,7 @@ def unit_rows(X) -> np.ndarray:
 def table2_rows(name: str, n: int, random_state: int) -> np.ndarray:
     """n rows of the training split of ``name`` (seeded subset), on the unit sphere."""
     ds = datasets.load(name)
-    rng = np.random.default_rng(np.random.SeedSequence([random_state, _random.stable_hash(f"004.table2-{name}")]))
+    rng = np.random.default_rng(derive_seed(random_state, f"004.table2-{name}"))
     keep = np.sort(rng.choice(ds.X_train.shape[0], size=min(n, ds.X_train.shape[0]), replace=False))
     return unit_rows(ds.X_train[keep])
 
@@ -181,7 +182,7 @@ def sizes(d: int, factors=FACTORS) -> list[int]:
 
 
 def _seed(random_state, *labels):
-    return np.random.SeedSequence([random_state, _random.stable_hash("-".join(map(str, labels)))])
+    return derive_seed(random_state, "-".join(map(str, labels)))
 
 
 @threadpool_limits.wrap(limits=1)

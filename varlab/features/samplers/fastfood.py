@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ... import _random
-from .orthogonal import _Blocked, _padded, fwht
+from .orthogonal import _Blocked, padded_dimension, fwht
 
 __all__ = ["Fastfood", "FastfoodFactors", "fastfood_directions", "FAST_PRODUCT_FROM"]
 
@@ -65,7 +65,7 @@ def fastfood_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: i
     >>> np.linalg.norm(directions, axis=1).round(12)
     array([1., 1., 1., 1.])
     """
-    p = _padded(d)
+    p = padded_dimension(d)
     signs = np.where(rng.random((n_blocks, p)) < 0.5, -1.0, 1.0)
     permutations = np.argsort(rng.random((n_blocks, p)), axis=1)
     gaussians = rng.standard_normal((n_blocks, p))
@@ -160,11 +160,11 @@ class Fastfood(_Blocked, name="fastfood"):
     exact_rows = True               # each row of H G Pi H B is Gaussian: its direction is uniform
 
     def _block(self, d):
-        return _padded(d)
+        return padded_dimension(d)
 
     def elements(self, m, d):
         """m rows of width p (the Walsh-Hadamard chains, twice), the three diagonals and the output."""
-        p = _padded(d)
+        p = padded_dimension(d)
         return 2 * m * p + 3 * -(-m // p) * p + m * d
 
     def _directions(self, rng, n_blocks, d, m):

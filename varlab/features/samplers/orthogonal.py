@@ -34,8 +34,8 @@ from ... import _random, _validate
 from ...spectral import RadialMeasure
 from . import Sampler
 
-__all__ = ["Orthogonal", "StructuredOrthogonal", "SORFFactors", "haar_orthogonal", "fwht", "sorf_directions",
-           "MAX_ELEMENTS", "FAST_PRODUCT_FROM"]
+__all__ = ["Orthogonal", "StructuredOrthogonal", "SORFFactors", "haar_orthogonal", "fwht", "padded_dimension",
+           "sorf_directions", "MAX_ELEMENTS", "FAST_PRODUCT_FROM"]
 
 #: the most float64 numbers one draw may build (blocks, rows and output together: 1 GiB); a
 #: larger draw is refused with a ValueError before anything is allocated
@@ -156,7 +156,16 @@ def fwht(x: np.ndarray) -> np.ndarray:
 MIN_HADAMARD = 32
 
 
-def _padded(d: int) -> int:
+def padded_dimension(d: int) -> int:
+    """p, the rows of one block of a structured sampler (SORF, Fastfood) in dimension d: the next
+    power of two >= d (at least :data:`MIN_HADAMARD`).
+
+    Examples
+    --------
+    >>> from varlab.features.samplers.orthogonal import padded_dimension
+    >>> padded_dimension(5), padded_dimension(100)
+    (32, 128)
+    """
     return max(MIN_HADAMARD, 1 << (d - 1).bit_length())
 
 
@@ -185,7 +194,7 @@ def sorf_directions(rng: np.random.Generator, n_blocks: int, d: int, rows: int |
     >>> bool(np.allclose(np.linalg.norm(directions, axis=-1), 1.0))
     True
     """
-    p = _padded(d)
+    p = padded_dimension(d)
     signs = np.where(rng.random((n_blocks, 4, p)) < 0.5, -1.0, 1.0)
     total = n_blocks * p if rows is None else int(rows)
     index = np.arange(total)
@@ -395,11 +404,11 @@ class StructuredOrthogonal(_Blocked, name="structured_orthogonal"):
     fast_product_from = FAST_PRODUCT_FROM
 
     def _block(self, d):
-        return _padded(d)
+        return padded_dimension(d)
 
     def elements(self, m, d):
         """m rows of width p (the Walsh-Hadamard chains, twice), the signs and the output."""
-        p = _padded(d)
+        p = padded_dimension(d)
         return 2 * m * p + 4 * -(-m // p) * p + m * d
 
     def _directions(self, rng, n_blocks, d, m):

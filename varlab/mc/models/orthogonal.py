@@ -19,7 +19,7 @@ the same law as through the sampler at O(d) instead of O(d^3) per block.
 ``through_sampler=True`` draws the full frequencies with ``varlab.features.samplers`` (tests
 check that both agree).
 
-The structured models (SORF, Fastfood: a block is p = ``_padded(d)`` rows of a product A of
+The structured models (SORF, Fastfood: a block is p = ``padded_dimension(d)`` rows of a product A of
 Walsh-Hadamard and diagonal factors, each row cut to d coordinates and renormalised, norms from
 the radial law) have a fast path too: the projection of row i on u is (A u)_i / |row i cut to d|,
 one chain of fast Walsh-Hadamard transforms per block (O(p log p)) instead of one per row
@@ -34,7 +34,7 @@ import numpy as np
 
 from ... import spectral
 from ...features.samplers import get_sampler
-from ...features.samplers.orthogonal import _padded, fwht
+from ...features.samplers.orthogonal import padded_dimension, fwht
 from ...theory import orthogonal as theory
 from . import Model
 from ._phases import blocked_budget, phases
@@ -219,10 +219,10 @@ def _structured_projections(apply, n_blocks: int, d: int, p: int, row_norms=None
 
 
 class _Structured(_Radial):
-    """A structured sampler's blocks of p = _padded(d) rows (p x p Walsh-Hadamard products)."""
+    """A structured sampler's blocks of p = padded_dimension(d) rows (p x p Walsh-Hadamard products)."""
 
     def _block(self, d):
-        return _padded(d)
+        return padded_dimension(d)
 
     def _fast_elements(self, d, block):
         """The block's factors, radii and cosines (~8 numbers per row), and the d columns A e_c
@@ -231,7 +231,7 @@ class _Structured(_Radial):
 
     def _projections(self, rng, n, rows, d):
         """(n, rows) values <w_i, u> = R_i <a_i, u> (``_structured_projections``), R_i ~ chi_d."""
-        p = _padded(d)
+        p = padded_dimension(d)
         n_blocks = n * rows // p
         unit = self._unit_projections(rng, n_blocks, d, p)
         radius = np.sqrt(rng.chisquare(d, size=unit.shape))
