@@ -92,7 +92,7 @@ def main(argv=None) -> int:
             svm.run_units(units, hashing_stores[scaling], hashing.run_hashing_unit, progress=progress,
                           n_jobs=args.n_jobs, deadline=deadline,
                           description=f"GCWS/NRFF ({name}{', scaled' if scaling else ''})")
-    except svm.DeadlineReached:
+    except claims.DeadlineReached:
         stopped = True
         print(f"--max-minutes reached: stopped; run again to continue ({out})", file=sys.stderr)
     tables_done = {}

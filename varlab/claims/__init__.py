@@ -9,7 +9,8 @@ three outcomes (confirmed, contradicted, inconclusive; ``varlab.testing.outcomes
   cached simulations, the run's :class:`Store`, and the Verdict builders;
 * papers are found through the entry-point group ``varlab.papers`` (``registry``), a claim's
   paper from its id;
-* :func:`check` (``runner``) runs claims, resumably, and writes the reports (``report``).
+* :func:`check` (``runner``) runs claims, resumably, and writes the reports (``report``);
+* :func:`run_units` (``units``) runs an experiment's units resumably in a :class:`Store`.
 """
 from ..mc.stats import Z_MAX, t_threshold
 from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
@@ -21,6 +22,7 @@ from .report import rewrite_report, write_report
 from .run import ClaimRun, points, seed_for, simulate_for
 from .runner import check, run_claims, stored_verdicts
 from .store import Store, store_for
+from .units import DeadlineReached, run_units, unit_key
 from .verdict import Verdict
 
 __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",
@@ -28,4 +30,4 @@ __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", 
            "Measured", "Measurement", "Ordering",
            "Paired", "Rate", "Simulation", "claim", "GROUP", "claims", "load", "paper_of", "paper_title",
            "papers", "rewrite_report", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
-           "run_claims", "stored_verdicts", "Store", "store_for", "Verdict"]
+           "run_claims", "stored_verdicts", "Store", "store_for", "DeadlineReached", "run_units", "unit_key", "Verdict"]
