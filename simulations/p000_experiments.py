@@ -119,15 +119,9 @@ def main(argv=None) -> int:
         hashing_done[scaling] = done
     all_hashing_done = all(set(hashing_slice.datasets) <= set(done) for done in hashing_done.values())
     if args.figures and out.resolve() == svm.RESULTS and all_hashing_done:
-        # the figures read the same stores (the default directory of quick/full is this one)
-        for recipe in plotting.figures("000"):
-            if recipe.build.__module__ != hashing.__name__:      # the real-data figures only
-                continue
-            fig = recipe.build(budget)
-            for suffix in ("png", "pdf"):
-                fig.savefig(out / name / f"{recipe.id}.{suffix}", dpi=120,
-                            metadata={"CreationDate": None} if suffix == "pdf" else None)
-            plotting.plt.close(fig)
+        # the real-data figures; they read the same stores (the default directory of quick/full)
+        plotting.write_figures([recipe for recipe in plotting.figures("000") if recipe.build.__module__ == hashing.__name__],
+                               budget, out / name, formats=("png", "pdf"))
     if args.report and out.resolve() == svm.RESULTS and all_hashing_done \
             and all(len(done) == len(table_slice.datasets) for done in tables_done.values()):
         items = [c for c in claims.claims("000") if c.origin in (svm.__name__, hashing.__name__)]
