@@ -13,7 +13,7 @@ Preprocessing follows §5 of the paper: every row is scaled to unit l2 norm ("we
 the input features to the unit l2 norm"), then
 
 * linear: ``LinearSVC(C)`` (LIBLINEAR, as the paper's linear results) in the primal, as the
-  hashed features of :mod:`.hashing_experiments` (:func:`linear_svc`);
+  hashed features of :mod:`.hashing_features` (:func:`linear_svc`);
 * RBF: ``SVC(kernel="rbf", gamma=gamma / 2)`` on the unit rows, i.e. exp(-gamma (1 - rho))
   (000, Eq. 14; |u - v|^2 = 2 (1 - rho)), LIBSVM computing the kernel on the fly (memory bounded);
 * GMM: ``SVC(kernel="precomputed")`` on the Gram of ``varlab.kernels.gmm`` (000, Eq. 8), as the
@@ -161,7 +161,7 @@ RESULTS = Path(__file__).resolve().parents[2] / "simulations" / "p000"
 
 #: The protocol version is part of every unit key, so that a change of method invalidates
 #: stored units instead of silently reusing them (the hashing units carry their own,
-#: ``hashing_experiments.PROTOCOL``).
+#: ``hashing_units.PROTOCOL``).
 PROTOCOL = 1
 
 #: Version of the linear units: 2 = the primal solver of :func:`linear_svc` (1, the dual, is
