@@ -298,7 +298,16 @@ FORMATS = ("png", "pdf", "md")
 
 def read_index(directory) -> dict:
     """``<directory>/index.json``: {figure id: {"budget", "random_state", "seconds"}} of the figures
-    :func:`write_figures` wrote there ({} if none)."""
+    :func:`write_figures` wrote there ({} if none).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from varlab.plotting import read_index
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     print(read_index(folder))
+    {}
+    """
     path = Path(directory) / "index.json"
     return json.loads(path.read_text()) if path.exists() else {}
 

@@ -25,7 +25,19 @@ __all__ = ["DeadlineReached", "run_units", "unit_key"]
 
 
 class DeadlineReached(Exception):
-    """:func:`run_units` started no unit after its deadline; the finished ones are stored."""
+    """:func:`run_units` started no unit after its deadline; the finished ones are stored.
+
+    Examples
+    --------
+    >>> import time
+    >>> from varlab.claims import DeadlineReached, Store, run_units
+    >>> store = Store()
+    >>> try:
+    ...     run_units([{"x": 1}], store, lambda unit: {"y": 2}, deadline=time.monotonic() - 1)
+    ... except DeadlineReached:
+    ...     print("stopped;", len(store), "units stored")
+    stopped; 0 units stored
+    """
 
 
 def unit_key(unit: dict) -> str:
