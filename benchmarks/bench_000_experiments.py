@@ -16,7 +16,7 @@ data, so the difference is what the case itself adds):
   each, interleaved, best taken.
 
 The features and the linear SVM are exactly the §5 experiments' (``paper_checks.p000``:
-``hashing_experiments.features`` and ``svm.linear_svc``, the primal LIBLINEAR solver on the used
+``hashing_features.features`` and ``svm.linear_svc``, the primal LIBLINEAR solver on the used
 columns); gamma = 90 and C = 100 are letter's best RBF (gamma, C) in the full Tables 1-2 slice.
 """
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _case(name, n_train, n_gram) -> dict:
     import numpy as np
 
     sys.path.insert(0, str(ROOT))
-    from paper_checks.p000 import hashing_experiments, svm
+    from paper_checks.p000 import hashing_features, svm
 
     if name in ("gmm_gram", "cdist_gram", "gram_baseline"):
         from varlab import datasets
@@ -74,7 +74,7 @@ def _case(name, n_train, n_gram) -> dict:
         unit = dict(dataset="letter", train_cap=n_train, test_cap=None, k=1024, repetition=0, random_state=20161122,
                     method="gcws_b8" if name == "gcws_linear" else "nrff",
                     gamma=None if name == "gcws_linear" else GAMMA)
-        Z, Zt = hashing_experiments.features(unit)
+        Z, Zt = hashing_features.features(unit)
         hashed = time.perf_counter()
         fit = svm._fit_score(svm.linear_svc(1.0), Z, y, Zt, yt)
     end = time.perf_counter()

@@ -53,7 +53,7 @@ def bench_masses(repeats, n_draws=200_000):
     rows = []
     for d in (16, 57):
         sigma, beta = 2.0, np.full(d, 0.5 * math.pi / d)
-        mu = spectral.get_measure("cosh_gaussian", sigma=sigma, beta=beta)
+        mu = spectral.get_measure("cosh_gaussian", lengthscale=sigma, beta=beta)
         spread = mu.spread
         t_1d = best(lambda: theory.kernel_masses("cosh_gaussian", spread), repeats)
         exact = mu.total_masses()["real_positive"]
@@ -79,9 +79,9 @@ def bench_sampling(repeats, m=20000, d=57):
     for spread in (0.42, 2.0):         # Fig. 2's cosh setting on spambase, and a wider one
         sigma = 2.0
         beta = np.full(d, spread / (sigma * math.sqrt(d)))
-        mu = spectral.get_measure("cosh_gaussian", sigma=sigma, beta=beta)
+        mu = spectral.get_measure("cosh_gaussian", lengthscale=sigma, beta=beta)
         exact_parts = mu.parts()
-        reject_parts = spectral.get_measure("cosh_gaussian", sigma=sigma, beta=beta, method="rejection").parts()
+        reject_parts = spectral.get_measure("cosh_gaussian", lengthscale=sigma, beta=beta, method="rejection").parts()
         t_gauss = best(lambda: np.random.default_rng(0).standard_normal((m, d)) / sigma, repeats)
         for part in ("real_positive", "real_negative", "imaginary_positive"):
             if exact_parts[part] is None:

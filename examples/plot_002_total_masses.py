@@ -14,7 +14,7 @@ from varlab import spectral
 from varlab.features import AsKRFF
 
 X = np.random.default_rng(0).standard_normal((2000, 1))
-exact = spectral.get_measure("shift_gaussian", sigma=2.0, shift=np.array([2.0])).total_masses()
+exact = spectral.get_measure("shift_gaussian", lengthscale=2.0, shift=np.array([2.0])).total_masses()
 M = 2 ** np.arange(1, 10)
 fits = [[AsKRFF(m, kernel="shift_gaussian", gamma=1 / 8, shift=2.0, masses="estimated", n_subset=10,
                 random_state=trial).fit(X).masses_ for trial in range(5)] for m in M]

@@ -22,7 +22,7 @@ When every unit of a dataset is stored, its rows go into ``<out>/<slice>/``: ``s
 (default ``--out``, every dataset done): Figs. 10 and 16 and the accuracy-against-k summaries.
 With ``--report`` (default ``--out``, every dataset done): the experiment claims (Tables 1-2 and
 §5) checked on the stored units, in ``<out>/<slice>/report.{md,json}``. The slices are
-``paper_checks.p000.svm.SLICES`` and ``paper_checks.p000.hashing_experiments.SLICES``.
+``paper_checks.p000.svm.SLICES`` and ``paper_checks.p000.hashing_units.SLICES``.
 """
 from __future__ import annotations
 
@@ -34,7 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from paper_checks.p000 import hashing_experiments as hashing  # noqa: E402
+from paper_checks.p000 import hashing_claims, hashing_features, hashing_figures, hashing_summary  # noqa: E402
+from paper_checks.p000 import hashing_units as hashing  # noqa: E402
 from paper_checks.p000 import svm  # noqa: E402
 from varlab import claims, plotting  # noqa: E402
 
@@ -89,10 +90,10 @@ def main(argv=None) -> int:
             slice_ = hashing.slice_for(budget, scaling)
             computed = replace(slice_, ks=tuple(args.ks)) if args.ks else slice_
             units = [u for u in hashing.hashing_units(budget, computed, out, scaling) if u["dataset"] in wanted]
-            svm.run_units(units, hashing_stores[scaling], hashing.run_hashing_unit, progress=progress,
+            svm.run_units(units, hashing_stores[scaling], hashing_features.run_hashing_unit, progress=progress,
                           n_jobs=args.n_jobs, deadline=deadline,
                           description=f"GCWS/NRFF ({name}{', scaled' if scaling else ''})")
-    except svm.DeadlineReached:
+    except claims.DeadlineReached:
         stopped = True
         print(f"--max-minutes reached: stopped; run again to continue ({out})", file=sys.stderr)
     tables_done = {}
@@ -113,24 +114,18 @@ def main(argv=None) -> int:
                 if _complete([u for u in units if u["dataset"] == d], hashing_stores[scaling])]
         if done:
             records = [hashing_stores[scaling].get(svm.unit_key(**u)) for u in units if u["dataset"] in done]
-            hashing.write_table(budget, records, hashing.kernel_records(budget, out, scaling=scaling),
-                                out / name / f"hashing_table{'_scaled' if scaling else ''}.md", datasets=done,
-                                scaling=scaling)
+            hashing_summary.write_table(budget, records, hashing.kernel_records(budget, out, scaling=scaling),
+                                        out / name / f"hashing_table{'_scaled' if scaling else ''}.md",
+                                        datasets=done, scaling=scaling)
         hashing_done[scaling] = done
     all_hashing_done = all(set(hashing_slice.datasets) <= set(done) for done in hashing_done.values())
     if args.figures and out.resolve() == svm.RESULTS and all_hashing_done:
-        # the figures read the same stores (the default directory of quick/full is this one)
-        for recipe in plotting.figures("000"):
-            if recipe.build.__module__ != hashing.__name__:      # the real-data figures only
-                continue
-            fig = recipe.build(budget)
-            for suffix in ("png", "pdf"):
-                fig.savefig(out / name / f"{recipe.id}.{suffix}", dpi=120,
-                            metadata={"CreationDate": None} if suffix == "pdf" else None)
-            plotting.plt.close(fig)
+        # the real-data figures; they read the same stores (the default directory of quick/full)
+        real_data = [recipe for recipe in plotting.figures("000") if recipe.build.__module__ == hashing_figures.__name__]
+        plotting.write_figures(real_data, budget, out / name, formats=("png", "pdf"))
     if args.report and out.resolve() == svm.RESULTS and all_hashing_done \
             and all(len(done) == len(table_slice.datasets) for done in tables_done.values()):
-        items = [c for c in claims.claims("000") if c.origin in (svm.__name__, hashing.__name__)]
+        items = [c for c in claims.claims("000") if c.origin in (svm.__name__, hashing_claims.__name__)]
         verdicts = claims.run_claims(items, budget, force=True)
         claims.write_report(verdicts, out / name, budget=budget,
                             title=claims.paper_title("000") + f" - real-data experiments, slice '{name}'")

@@ -8,8 +8,9 @@ Resumable at two levels, through the budget's store (``Budget.stored_in(out)``, 
 file per store, ``varlab.claims.Store``): each finished claim's verdict is a record of
 ``<out>/verdicts.jsonl`` (``varlab.claims.run_claims``; ``--force`` reruns the selected claims),
 and each trial of Fig. 2 and Table 1 a record of ``<out>/units.jsonl`` (kept even with ``--force``;
-delete its lines to recompute them). Figures are ``<out>/figures/<id>.png|pdf`` (a rerun skips
-what exists; ``--force`` redoes it). The report ``<out>/report.md`` is rebuilt from the stored
+delete its lines to recompute them). Figures are ``<out>/figures/<id>.png|pdf``
+(``varlab.plotting.write_figures``, their seconds in ``<out>/figures/index.json``; a rerun skips
+what exists, ``--force`` redoes it). The report ``<out>/report.md`` is rebuilt from the stored
 verdicts after every run and says which claims are still missing.
 
 Cost, measured on the 2-core machine under load: a Fig. 2 trial is 6 n^2 M_max flops of float64
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -37,21 +37,11 @@ def main(argv=None) -> int:
     parser.add_argument("--force", action="store_true", help="redo finished outputs")
     args = parser.parse_args(argv)
     budget = claims.BUDGETS["full"].stored_in(args.out)
-    (args.out / "figures").mkdir(parents=True, exist_ok=True)
     wanted = lambda item_id: args.only is None or item_id in args.only
     everything = claims.claims("002")
     claims.run_claims([item for item in everything if wanted(item.id)], budget, force=args.force)
-    for item in plotting.figures("002"):
-        png = args.out / "figures" / f"{item.id}.png"
-        if not wanted(item.id) or (png.exists() and not args.force):
-            continue
-        began = time.perf_counter()
-        fig = item.build(budget)
-        for suffix in ("png", "pdf"):
-            fig.savefig(args.out / "figures" / f"{item.id}.{suffix}", dpi=150,
-                        metadata={"CreationDate": None} if suffix == "pdf" else None)
-        plotting.plt.close(fig)
-        print(f"figure {item.id} ({time.perf_counter() - began:.0f} s)", file=sys.stderr)
+    plotting.write_figures([item for item in plotting.figures("002") if wanted(item.id)], budget,
+                           args.out / "figures", formats=("png", "pdf"), redo=args.force)
     # the report: the stored verdicts (it runs none of the claims)
     stored = claims.stored_verdicts(everything, budget)
     missing = [item.id for item in everything if item.id not in stored]

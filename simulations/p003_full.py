@@ -13,14 +13,14 @@ Resumable at three levels, all in the budget's store (``claims.BUDGETS["full"].s
 (the runner ``varlab.claims.run_claims``), a finished piece of an experiment (one data set and m
 of Figs. 1-2, one data set and bandwidth of Fig. 3, one data set and trial of Table 1) a record
 of ``<out>/experiments.jsonl`` (``paper_checks/p003/experiments.py``), and a finished figure is
-``<out>/figures/<id>.png|pdf``; the simulations of a claim keep their finished blocks under
+``<out>/figures/<id>.png|pdf`` (``varlab.plotting.write_figures``); the simulations of a claim keep their finished blocks under
 ``.varlab-checkpoints/p003-full`` (not committed). A rerun skips what exists (``--force`` redoes
 the selected claims and figures). The report ``<out>/report.md`` is rebuilt from the stored
 verdicts after the claims and says which are missing, and which pieces and figures are stored;
-``<out>/timings.json`` holds the seconds each figure took (a claim's and a piece's are in their
-records, "seconds").
+``<out>/figures/index.json`` holds the seconds each figure took (a claim's and a piece's are in
+their records, "seconds").
 
-Cost, on the shared 2-core machine of the runs (one BLAS thread, niced at 15; ``<out>/timings.json``
+Cost, on the shared 2-core machine of the runs (one BLAS thread, niced at 15; ``<out>/figures/index.json``
 and the records' "seconds" hold the wall times, which the load of other jobs (5-14) stretches up to
 ~7x the CPU time): the claims 32 min; one Gram piece (100 repetitions x 7 samplers, n = 1000)
 from about 1 min (m = 32) to 5.5 min (LR500, m = 2048) of one unloaded core, BLAS-bound (2 m n^2
@@ -30,9 +30,7 @@ min on one loaded core, extrapolated from 27 s at n = 3000).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -96,28 +94,14 @@ def main(argv=None) -> int:
 
     out = args.out
     budget = claims.BUDGETS["full"].stored_in(out)
-    (out / "figures").mkdir(parents=True, exist_ok=True)
-    timings_path = out / "timings.json"
-    timings = json.loads(timings_path.read_text()) if timings_path.exists() else {}
     wanted = lambda item_id: args.only is None or item_id in args.only  # noqa: E731
 
     with mc.configure(checkpoint_root=ROOT / ".varlab-checkpoints" / "p003-full"):
         claims.run_claims([item for item in claims.claims("003") if wanted(item.id)], budget,
                           force=args.force)
         _report(out, budget)
-        for item in plotting.figures("003"):
-            png = out / "figures" / f"{item.id}.png"
-            if not wanted(item.id) or (png.exists() and not args.force):
-                continue
-            began = time.perf_counter()
-            fig = item.build(budget)
-            for suffix in ("png", "pdf"):
-                fig.savefig(out / "figures" / f"{item.id}.{suffix}", dpi=120,
-                            metadata={"CreationDate": None} if suffix == "pdf" else None)
-            plotting.plt.close(fig)
-            timings[item.id] = round(time.perf_counter() - began, 1)
-            timings_path.write_text(json.dumps(timings, indent=1, sort_keys=True) + "\n")
-            print(f"figure {item.id} ({timings[item.id]:.0f} s)", file=sys.stderr, flush=True)
+        plotting.write_figures([item for item in plotting.figures("003") if wanted(item.id)], budget,
+                               out / "figures", formats=("png", "pdf"), redo=args.force)
     _report(out, budget)
     return 0
 

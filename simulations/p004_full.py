@@ -6,9 +6,10 @@ figures, into simulations/p004/.
                                                [--force]
 
 Resumable: the budget keeps its finished pieces in <out>/store (``Budget.stored_in``): each
-claim's verdict (``varlab.claims.run_claims``) and each figure (with the seconds it took), so a
-killed run redoes only what did not finish (``--force`` reruns the claims; delete a figure's
-png to redo it). Claims and figures run in one process,
+claim's verdict (``varlab.claims.run_claims``) and each unit of the real-data experiments
+(``varlab.claims.run_units``), so a killed run redoes only what did not finish (``--force`` reruns
+the claims). The figures are <out>/<id>.png (``varlab.plotting.write_figures``, their seconds in
+<out>/index.json; a rerun skips a figure whose png exists: delete it to redo it). Claims and figures run in one process,
 so a figure that shows a claim's simulation or experiment reuses it; the report
 <out>/report.md / points.md / report.json is rebuilt from the verdicts.
 """
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -43,14 +43,7 @@ def main(argv=None) -> int:
     claims.write_report(verdicts, out, budget=budget,
                         title=claims.paper_title(PAPER) + " - full budget")
     if not args.skip_figures:
-        store = claims.store_for(budget, "figures")
-        for f in plotting.figures(PAPER):
-            path = out / f"{f.id}.png"
-            if f.id not in store or not path.exists():
-                began = time.perf_counter()
-                f.build(budget).savefig(path, dpi=120)
-                store.put(f.id, {"path": path.name, "seconds": round(time.perf_counter() - began, 1)})
-            print(f"{f.id}: {store.get(f.id)['seconds']} s", flush=True)
+        plotting.write_figures(plotting.figures(PAPER), budget, out, formats=("png",), redo=False)
     return 0
 
 

@@ -245,3 +245,29 @@ def test_figure4_finite_k_points_are_simulated_over_exact_variances():
                                        simulated.variance[:, column] / exact, rtol=1e-12)
     finally:
         plotting.plt.close(fig)
+
+
+def test_the_one_figure_writer_writes_the_same_files_twice_and_skips_what_exists(tmp_path):
+    """``plotting.write_figures``: PNG and a PDF without its creation date (the same bytes at a
+    rerun), a table's markdown, each figure's entry in index.json; ``redo=False`` skips a figure
+    whose PNG exists."""
+    from varlab.claims import budget
+    from varlab.plotting import Figure, read_index, table_figure, write_figures
+
+    built = []
+
+    def table(budget):
+        built.append(budget.name)
+        return table_figure([["a", "1"]], ["name", "value"], "a table")
+
+    recipe = Figure("doc_table", "doc", "a table", table)
+    quiet = dict(log=lambda line: None)
+    first = write_figures([recipe], budget("test"), tmp_path, **quiet)
+    assert [path.name for path in first] == ["doc_table.png", "doc_table.pdf", "doc_table.md"]
+    pdf = (tmp_path / "doc_table.pdf").read_bytes()
+    assert write_figures([recipe], budget("test"), tmp_path, **quiet) == first
+    assert (tmp_path / "doc_table.pdf").read_bytes() == pdf
+    assert write_figures([recipe], budget("test"), tmp_path, redo=False, **quiet) == [] and len(built) == 2
+    assert read_index(tmp_path)["doc_table"]["budget"] == "test"
+    assert [path.name for path in write_figures([recipe], budget("test"), tmp_path / "png", formats=("png",),
+                                                **quiet)] == ["doc_table.png"]

@@ -298,7 +298,7 @@ def test_lr500_recipe_is_reproducible_and_cached():
     assert E._correlation(20, 4) is E._correlation(20, 4)
 
 
-def test_experiment_pieces_are_kept_in_the_budget_store(tmp_path):
+def test_experiment_pieces_are_kept_in_the_budget_store(tmp_path, monkeypatch):
     """A piece is computed once per store and read back exactly (JSON keeps floats), from the
     store file by a fresh Store, as the full run resumes."""
     from paper_checks.p003 import experiments as E
@@ -307,14 +307,16 @@ def test_experiment_pieces_are_kept_in_the_budget_store(tmp_path):
     budget = Budget("unit", 10).stored_in(tmp_path)
     calls = []
 
-    def compute():
-        calls.append(1)
-        return {"MC": np.array([[0.1, 1 / 3]]), "MM": [[np.pi, 2.0]]}
+    def run(unit):
+        calls.append(unit)
+        return {"values": {"MC": [[0.1, 1 / 3]], "MM": [[np.pi, 2.0]]}}
 
-    first = E._remember(budget, "piece", compute)
-    again = E._remember(budget, "piece", compute)
+    monkeypatch.setattr(E, "run_piece", run)
+    units = [E._pcr_unit(budget, "lr500", 0)]
+    first, = E._run(budget, units)
+    again, = E._run(budget, units)
     assert len(calls) == 1
-    stored = Store(tmp_path / f"{E.STORE_NAME}.jsonl").get("piece")
+    stored = Store(tmp_path / f"{E.STORE_NAME}.jsonl").get(E.pcr_key(budget, "lr500", 0))
     for name in ("MC", "MM"):
         np.testing.assert_array_equal(first[name], again[name])
         np.testing.assert_array_equal(np.asarray(stored["values"][name]), first[name])

@@ -1,4 +1,4 @@
-"""Paper 000's real-data experiments (paper_checks/p000/svm.py, hashing_experiments.py and
+"""Paper 000's real-data experiments (paper_checks/p000/svm.py, hashing_*.py and
 simulations/p000_experiments.py): the resumable store survives SIGKILL and gives the same
 accuracies, the feature codings mean what the claims say, the paper's grids are typed right."""
 import json
@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("sklearn")
 
-from paper_checks.p000 import hashing_experiments as hashing  # noqa: E402
+from paper_checks.p000 import hashing_features, hashing_summary, hashing_units  # noqa: E402
 from paper_checks.p000 import svm  # noqa: E402
 from varlab import claims, kernels  # noqa: E402
 from varlab.claims import BUDGETS, Store  # noqa: E402
@@ -37,7 +37,7 @@ def test_slices_fall_back_by_repetitions():
     assert svm.slice_name(BUDGETS["quick"]) == "quick"
     assert svm.slice_name(Budget("figure-test", 200)) == "test"
     assert svm.slice_name(Budget("big", 100_000)) == "full"
-    for name, hashing_slice in hashing.SLICES.items():
+    for name, hashing_slice in hashing_units.SLICES.items():
         table = {d for d, _, _ in svm.SLICES[name].datasets}
         assert set(hashing_slice.datasets) <= table
 
@@ -75,11 +75,11 @@ def test_gcws_prefix_is_gcws_with_fewer_samples_and_full_code_counts_collisions(
     i_small, t_small = GCWS(n_components=16, random_state=seed).fit(X).hash(X)
     np.testing.assert_array_equal(i_big[:, :16], i_small)
     np.testing.assert_array_equal(t_big[:, :16], t_small)
-    Z = hashing.full_code(i_big, t_big)
+    Z = hashing_features.full_code(i_big, t_big)
     collisions = ((i_big[:, None, :] == i_big[None]) & (t_big[:, None, :] == t_big[None])).sum(axis=2)
     np.testing.assert_array_equal((Z @ Z.T).toarray(), collisions)
     assert np.all(np.diff(Z.indptr) == 64)
-    assert hashing.storage_bits("gcws_b4", 128) == 512 and hashing.storage_bits("nrff", 128) == 4096
+    assert hashing_units.storage_bits("gcws_b4", 128) == 512 and hashing_units.storage_bits("nrff", 128) == 4096
 
 
 def _run(out, *extra, **kwargs):
@@ -114,7 +114,7 @@ def test_a_sigkilled_run_resumes_in_parallel_without_recomputing_and_gives_the_s
             assert record == before[record["key"]]
     # the same accuracies as an uninterrupted in-process run of the test slice
     budget = BUDGETS["test"]
-    fresh = {r["key"]: r["accuracy"] for r in hashing.hashing_records(budget, directory=None)}
+    fresh = {r["key"]: r["accuracy"] for r in hashing_units.hashing_records(budget, directory=None)}
     fresh.update({r["key"]: r["accuracy"] for r in svm.svm_records(budget, directory=None)})
     resumed = {r["key"]: r["accuracy"] for name in after for r in after[name]}
     assert resumed == fresh
@@ -161,26 +161,26 @@ def test_libsvm_scaling_maps_each_training_feature_onto_minus_one_to_one():
 
 def test_k_needed_is_the_first_k_within_one_point_and_its_range_over_repetitions():
     ks = [16, 32, 64, 128]
-    assert hashing.WITHIN == 1.0
-    assert hashing.k_needed(np.array([80.0, 88.9, 89.0, 95.0]), ks, 90.0) == 64     # 89.0 >= 90 - 1
-    assert hashing.k_needed(np.array([80.0, 88.0, 88.5, 88.99]), ks, 90.0) is None  # not reached
-    per_rep = [hashing.k_needed(row, ks, 90.0) for row in
+    assert hashing_summary.WITHIN == 1.0
+    assert hashing_summary.k_needed(np.array([80.0, 88.9, 89.0, 95.0]), ks, 90.0) == 64     # 89.0 >= 90 - 1
+    assert hashing_summary.k_needed(np.array([80.0, 88.0, 88.5, 88.99]), ks, 90.0) is None  # not reached
+    per_rep = [hashing_summary.k_needed(row, ks, 90.0) for row in
                ([89.0, 90, 90, 90], [0, 0, 89.5, 90], [0, 0, 0, 0])]
     assert per_rep == [16, 64, None]
-    assert hashing._k_text(per_rep, 128) == "16..>128"
-    assert hashing._k_text([32, 32], 128) == "32" and hashing._k_text([None, None], 128) == ">128"
+    assert hashing_summary._k_text(per_rep, 128) == "16..>128"
+    assert hashing_summary._k_text([32, 32], 128) == "32" and hashing_summary._k_text([None, None], 128) == ">128"
 
 
 def test_hashing_units_carry_their_protocol_and_bbit_features_code_i_star_only():
     budget = BUDGETS["test"]
-    unit = next(u for u in hashing.hashing_units(budget, hashing.SLICES["test"], None) if u["method"] == "gcws_b8")
-    assert json.loads(svm.unit_key(**unit))["protocol"] == hashing.PROTOCOL == 2
+    unit = next(u for u in hashing_units.hashing_units(budget, hashing_units.SLICES["test"], None) if u["method"] == "gcws_b8")
+    assert json.loads(svm.unit_key(**unit))["protocol"] == hashing_units.PROTOCOL == 2
     assert json.loads(svm.unit_key(dataset="segment", method="gmm"))["protocol"] == svm.PROTOCOL == 1
     linear = next(u for u in svm.svm_units(svm.SLICES["test"]) if u["method"] == "linear")
     assert json.loads(svm.unit_key(**linear))["protocol"] == svm.LINEAR_PROTOCOL == 2
     assert svm.linear_svc(1.0).dual is False      # the primal solver for every linear SVM
-    train, test = hashing.features(unit)
-    i_star, _ = hashing._hashes(unit["dataset"], unit["train_cap"], unit["test_cap"], unit["k"],
+    train, test = hashing_features.features(unit)
+    i_star, _ = hashing_features._hashes(unit["dataset"], unit["train_cap"], unit["test_cap"], unit["k"],
                                 unit["repetition"], unit["random_state"])
     n = train.shape[0]
     # segment has 2 x 19 < 2^8 coordinates: b = 8 keeps all of i*, and t* plays no part (000 §1.4)
@@ -207,18 +207,18 @@ def test_half_k_differences_pair_gcws_at_half_k_with_nrff_by_repetition():
     ks = (16, 32, 64)
     gcws = np.array([[50.0, 60.0, 70.0], [52.0, 61.0, 73.0], [54.0, 62.0, 70.0]])    # (reps, k)
     nrff = np.array([[40.0, 55.0, 61.0], [40.0, 52.0, 60.0], [40.0, 53.0, 65.0]])
-    halves = hashing.half_k_differences(gcws, nrff, ks)
+    halves = hashing_summary.half_k_differences(gcws, nrff, ks)
     assert [h["k"] for h in halves] == [32, 64]
     d32 = gcws[:, 0] - nrff[:, 1]                                    # GCWS(16) - NRFF(32) per repetition
     assert halves[0]["difference"] == pytest.approx(d32.mean())
     assert halves[0]["standard_error"] == pytest.approx(d32.std(ddof=1) / np.sqrt(3))
     assert halves[0]["t"] == pytest.approx(d32.mean() / (d32.std(ddof=1) / np.sqrt(3)))
     with pytest.raises(ValueError, match="no k with k/2"):
-        hashing.half_k_differences(gcws[:, :1], nrff[:, :1], (16,))
+        hashing_summary.half_k_differences(gcws[:, :1], nrff[:, :1], (16,))
 
 
 def test_paired_t_of_a_zero_se_is_infinitely_resolved():
-    _, se, t = hashing.paired_t(np.array([[1.0, 2.0], [1.0, 4.0]]))
+    _, se, t = hashing_summary.paired_t(np.array([[1.0, 2.0], [1.0, 4.0]]))
     assert se[0] == 0 and t[0] == np.inf and t[1] == pytest.approx(3.0)
 
 
@@ -226,11 +226,11 @@ def test_gap_units_add_repetitions_of_b8_and_full_gcws_at_the_small_k_only():
     from dataclasses import replace
 
     budget = BUDGETS["test"]
-    base = hashing.SLICES["test"]
+    base = hashing_units.SLICES["test"]
     slice_ = replace(base, gap_ks=(16,), gap_repetitions=5)
-    units = list(hashing.hashing_units(budget, slice_, None))
+    units = list(hashing_units.hashing_units(budget, slice_, None))
     extra = [u for u in units if u["repetition"] >= base.repetitions]
-    assert [u for u in units if u["repetition"] < base.repetitions] == list(hashing.hashing_units(budget, base, None))
+    assert [u for u in units if u["repetition"] < base.repetitions] == list(hashing_units.hashing_units(budget, base, None))
     assert {(u["method"], u["k"]) for u in extra} == {("gcws_b8", 16), ("gcws_full", 16)}
     assert sorted({u["repetition"] for u in extra}) == [2, 3, 4]
     assert len(extra) == 2 * 3 * len(base.Cs) * len(base.datasets)
@@ -240,7 +240,7 @@ def test_gap_units_add_repetitions_of_b8_and_full_gcws_at_the_small_k_only():
     with pytest.raises(ValueError, match=">= 2 repetitions"):
         replace(base, repetitions=1)
     with pytest.raises(ValueError, match=">= 2 repetitions"):
-        hashing.paired_t(np.ones((1, 3)))
+        hashing_summary.paired_t(np.ones((1, 3)))
 
 
 #: The outcomes of the real-data claims on the committed quick stores (see the 000 report): GMM
@@ -260,9 +260,9 @@ def test_committed_quick_stores_are_complete_and_give_the_reported_verdicts():
               for kind in ("svm", "svm_libsvm", "hashing", "hashing_libsvm")}
     missing = [u for u in svm.svm_units(svm.SLICES["quick"]) if svm.unit_key(**u) not in stores["svm"]]
     missing += [u for u in svm.svm_units(svm.SLICES["quick"], "libsvm") if svm.unit_key(**u) not in stores["svm_libsvm"]]
-    missing += [u for u in hashing.hashing_units(budget, hashing.SLICES["quick"], svm.RESULTS)
+    missing += [u for u in hashing_units.hashing_units(budget, hashing_units.SLICES["quick"], svm.RESULTS)
                 if svm.unit_key(**u) not in stores["hashing"]]
-    missing += [u for u in hashing.hashing_units(budget, hashing.SCALED_SLICES["quick"], svm.RESULTS, "libsvm")
+    missing += [u for u in hashing_units.hashing_units(budget, hashing_units.SCALED_SLICES["quick"], svm.RESULTS, "libsvm")
                 if svm.unit_key(**u) not in stores["hashing_libsvm"]]
     assert not missing, f"{len(missing)} quick units are not in the committed stores, e.g. {missing[0]}"
     committed = {c["id"]: c.get("outcome") for c in json.loads(
@@ -286,7 +286,7 @@ def test_no_unit_starts_after_the_deadline_and_the_finished_ones_stay(tmp_path, 
     units = [dict(dataset="segment", method="linear", C=float(C)) for C in range(12)]
     svm.run_units(units[:1], store, _started_at)
     deadline = time.monotonic() + 0.5
-    with pytest.raises(svm.DeadlineReached):
+    with pytest.raises(claims.DeadlineReached):
         svm.run_units(units, store, _started_at, n_jobs=n_jobs, deadline=deadline)
     stored = Store(tmp_path / "units.jsonl").records
     assert svm.unit_key(**units[0]) in stored and len(stored) < len(units)
@@ -297,32 +297,32 @@ def test_kernel_svm_records_do_not_depend_on_n_jobs():
     units = list(svm.svm_units(svm.SLICES["test"]))
     assert {u["method"] for u in units} == {"linear", "rbf", "gmm"}
     runs = [svm.run_units(units, Store(), svm.run_svm_unit, n_jobs=n_jobs) for n_jobs in (1, 2)]
-    measured = ("fit_seconds", "fit_cpu_seconds")
+    measured = ("fit_seconds", "fit_cpu_seconds", "seconds")
     assert [{k: v for k, v in r.items() if k not in measured} for r in runs[0]] == \
            [{k: v for k, v in r.items() if k not in measured} for r in runs[1]]
 
 
 def test_scaled_hashing_units_hash_the_scaled_features_with_nrff_at_the_scaled_gamma():
     budget = BUDGETS["test"]
-    assert hashing.SCALED_SLICES["full"].ks == tuple(k for k in hashing.FULL_KS if k <= 512)
-    assert hashing.slice_for(budget, "libsvm").gap_ks == ()
-    quick = hashing.SCALED_SLICES["quick"]
-    extra = [u for u in hashing.hashing_units(BUDGETS["quick"], quick, svm.RESULTS, "libsvm")
+    assert hashing_units.SCALED_SLICES["full"].ks == tuple(k for k in hashing_units.FULL_KS if k <= 512)
+    assert hashing_units.slice_for(budget, "libsvm").gap_ks == ()
+    quick = hashing_units.SCALED_SLICES["quick"]
+    extra = [u for u in hashing_units.hashing_units(BUDGETS["quick"], quick, svm.RESULTS, "libsvm")
              if u["repetition"] >= quick.repetitions]
-    assert quick.paired == 40 and {u["method"] for u in extra} == set(hashing.PAIR_METHODS)
+    assert quick.paired == 40 and {u["method"] for u in extra} == set(hashing_units.PAIR_METHODS)
     assert len(extra) == len(quick.datasets) * len(quick.ks) * 30 * 2 * len(quick.Cs)
-    units = list(hashing.hashing_units(budget, hashing.slice_for(budget, "libsvm"), None, "libsvm"))
-    plain = list(hashing.hashing_units(budget, hashing.slice_for(budget), None))
+    units = list(hashing_units.hashing_units(budget, hashing_units.slice_for(budget, "libsvm"), None, "libsvm"))
+    plain = list(hashing_units.hashing_units(budget, hashing_units.slice_for(budget), None))
     assert all(u["scaling"] == "libsvm" for u in units) and all("scaling" not in u for u in plain)
-    scaled_rbf = svm.best_results(hashing.kernel_records(budget, None, scaling="libsvm"))[("segment", "rbf")]
+    scaled_rbf = svm.best_results(hashing_units.kernel_records(budget, None, scaling="libsvm"))[("segment", "rbf")]
     assert {u["gamma"] for u in units if u["method"] == "nrff"} == {scaled_rbf["gamma"]}
     unit = next(u for u in units if u["method"] == "gcws_b8")
     data = svm.prepared("segment", unit["train_cap"], unit["test_cap"], "libsvm")
-    i_star, t_star = hashing._hashes("segment", unit["train_cap"], unit["test_cap"], unit["k"], unit["repetition"],
+    i_star, t_star = hashing_features._hashes("segment", unit["train_cap"], unit["test_cap"], unit["k"], unit["repetition"],
                                      unit["random_state"], "libsvm")
-    seed = hashing._seed(unit["random_state"], "gcws", "segment", unit["repetition"])
+    seed = hashing_features._seed(unit["random_state"], "gcws", "segment", unit["repetition"])
     both = np.vstack([data.X_train, data.X_test])
     expected = GCWS(n_components=unit["k"], random_state=seed).fit(both).hash(both)
     np.testing.assert_array_equal(i_star, expected[0])
-    assert not np.array_equal(i_star, hashing._hashes("segment", unit["train_cap"], unit["test_cap"], unit["k"],
+    assert not np.array_equal(i_star, hashing_features._hashes("segment", unit["train_cap"], unit["test_cap"], unit["k"],
                                                       unit["repetition"], unit["random_state"])[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from paper_checks.p002 import gram_error
+from paper_checks.p002 import classification, gram_error
 from varlab.claims import Budget
 from varlab.features import AsKRFF
 from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses, fit_total_masses
@@ -76,6 +76,25 @@ def test_units_are_kept_in_the_budgets_store_and_resume(tmp_path, monkeypatch):
         np.testing.assert_array_equal(again[key][0], first[key][0])
 
 
+def test_a_run_resumes_from_a_partial_store_with_the_same_numbers(tmp_path, monkeypatch):
+    """A run killed after some of Fig. 2's trials (a store holding only them, its last line cut
+    short) computes only the others and gives the numbers of an uninterrupted run."""
+    monkeypatch.setitem(gram_error.SETTINGS, "partial-p002", (40, 2, 2))
+    whole = gram_error.fig2_results(Budget("partial-p002", 10))          # in memory, uninterrupted
+    gram_error.fig2_results(Budget("partial-p002", 10).stored_in(tmp_path / "full"))
+    lines = (tmp_path / "full" / "units.jsonl").read_text().splitlines(keepends=True)
+    (tmp_path / "partial").mkdir()
+    (tmp_path / "partial" / "units.jsonl").write_text("".join(lines[:5]) + lines[5][:20])   # killed mid-line
+    calls = []
+    original = gram_error._trial
+    monkeypatch.setattr(gram_error, "_trial", lambda *args: calls.append(args) or original(*args))
+    resumed = gram_error.fig2_results(Budget("partial-p002", 10).stored_in(tmp_path / "partial"))
+    assert len(calls) == len(lines) - 5
+    for key in whole:
+        for part, again in zip(whole[key], resumed[key]):
+            np.testing.assert_array_equal(again, part)
+
+
 def test_the_committed_full_budget_units_are_read_from_the_store():
     """The full-budget trials (simulations/p002/units.jsonl, converted from the former per-file
     units) are found under the keys fig2_results and table1 ask for."""
@@ -89,7 +108,9 @@ def test_the_committed_full_budget_units_are_read_from_the_store():
     for name in gram_error.DATASETS:
         for kernel in gram_error.KERNELS:
             for trial in range(gram_error.SETTINGS["full"][2]):
-                record = store.get(f"fig2-full-{budget.random_state}-{name}-{kernel}-{trial}")
+                record = store.get(gram_error.trial_key(dict(budget="full", random_state=budget.random_state,
+                                                             dataset=name, kernel=kernel, trial=trial)))
                 assert len(record["estimated"]) == len(record["exact"]) == gram_error.SETTINGS["full"][1]
         for trial in range(10):
-            assert f"table1-full-{budget.random_state}-{name}-{trial}" in store
+            assert classification.trial_key(dict(budget="full", random_state=budget.random_state, dataset=name,
+                                                 trial=trial)) in store

@@ -102,3 +102,28 @@ def test_paired_tables_judge_every_cell_by_one_rule():
     for claim_id in ("004.table2", "004.table34", "004.fig2.gorf_lowest"):
         assert isinstance(declared[claim_id], claims.Paired) and declared[claim_id].strict
     assert declared["004.table2"].effect_size == declared["004.fig2.gorf_lowest"].effect_size
+
+
+def test_table2_and_the_regression_resume_from_a_partial_store_with_the_same_numbers(tmp_path, monkeypatch):
+    """A run killed after some units (a store holding only them, its last line cut short) computes
+    only the others and gives the numbers of an uninterrupted run."""
+    monkeypatch.setitem(E.SETTINGS, "resume-p004", dict(n=40, trials=2, regression_trials=2))
+    whole = E.table2(Budget("resume-p004", 10)), E.regression(Budget("resume-p004", 10))   # in memory
+    E.table2(Budget("resume-p004", 10).stored_in(tmp_path / "full"))
+    E.regression(Budget("resume-p004", 10).stored_in(tmp_path / "full"))
+    lines = (tmp_path / "full" / "units.jsonl").read_text().splitlines(keepends=True)
+    kept = [lines[0], lines[3], lines[-2]]
+    (tmp_path / "partial").mkdir()
+    (tmp_path / "partial" / "units.jsonl").write_text("".join(kept) + lines[1][:30])      # killed mid-line
+    calls = []
+    for name in ("run_table2_unit", "run_regression_unit"):
+        monkeypatch.setattr(E, name, lambda unit, run=getattr(E, name): calls.append(unit) or run(unit))
+    budget = Budget("resume-p004", 10).stored_in(tmp_path / "partial")
+    resumed = E.table2(budget), E.regression(budget)
+    assert len(calls) == len(lines) - len(kept)
+    for before, after in zip(whole, resumed):
+        assert list(before) == list(after)
+        for cell in before:
+            assert list(before[cell]) == list(after[cell])
+            for part in before[cell]:
+                np.testing.assert_array_equal(after[cell][part], before[cell][part])

@@ -105,3 +105,17 @@ def test_public_entry_points_name_the_bad_parameter():
         GCWS(4, b=2, zero_bit=True, random_state=0).code(np.array([[1.7, 3.2]]))
     with pytest.raises(ValueError, match="nonnegative"):
         GCWS(4, b=2, zero_bit=True, random_state=0).code(np.array([[-1, 3]]))
+
+
+def test_derive_seed_hashes_text_keeps_integers_and_refuses_the_rest():
+    from varlab.claims import budget, seed_for
+    from varlab.seeding import derive_seed, stable_hash
+
+    assert derive_seed(3, "a", 5).entropy == [3, stable_hash("a"), 5]
+    test = budget("test")
+    assert derive_seed(test.random_state, "000.thm1", "pairs").entropy == seed_for("000.thm1", test, "pairs").entropy
+    for bad in (1.5, True, -1, None):
+        with pytest.raises(TypeError, match="non-negative int"):
+            derive_seed(3, bad)
+    with pytest.raises(TypeError, match="random_state"):
+        derive_seed("3")

@@ -13,7 +13,11 @@ cached simulation (``varlab.claims.simulate_for``), so ``varlab reproduce`` simu
 """
 from __future__ import annotations
 
+import json
+import sys
+import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import matplotlib
@@ -23,7 +27,7 @@ import matplotlib.figure  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 __all__ = ["Figure", "figure", "figures", "get_figure", "plt", "finish_axes", "subplots", "legend_below",
-           "TableFigure", "table_figure", "markdown_table"]
+           "TableFigure", "table_figure", "markdown_table", "DPI", "FORMATS", "write_figures", "read_index"]
 
 
 @dataclass(frozen=True)
@@ -281,3 +285,86 @@ def table_figure(rows, columns, title: str, *, fontsize: float = 10) -> TableFig
     fig.suptitle(title, fontsize=fontsize, wrap=True)
     fig.markdown = f"**{title}**\n\n" + markdown_table(rows, columns) + "\n"
     return fig
+
+
+# --- writing figures ------------------------------------------------------------------------------
+
+#: dots per inch of every PNG varlab writes (``varlab figures``, simulations/*.py)
+DPI = 120
+#: what :func:`write_figures` writes of a figure by default: PNG, PDF and, for a
+#: :class:`TableFigure`, its markdown
+FORMATS = ("png", "pdf", "md")
+
+
+def read_index(directory) -> dict:
+    """``<directory>/index.json``: {figure id: {"budget", "random_state", "seconds"}} of the figures
+    :func:`write_figures` wrote there ({} if none).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from varlab.plotting import read_index
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     print(read_index(folder))
+    {}
+    """
+    path = Path(directory) / "index.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def write_figures(recipes, budget, directory, *, formats=FORMATS, redo: bool = True, log=_log) -> list[Path]:
+    """Build each of ``recipes`` (:class:`Figure`) at ``budget`` and write it to ``directory`` as
+    ``<id>.<format>`` for each of ``formats`` (a PDF without its creation date, so that a budget
+    gives the same file; "md" only for a :class:`TableFigure`), at :data:`DPI`; after each, its
+    entry of ``<directory>/index.json`` (:func:`read_index`: the budget, "analytic" for a recipe
+    that simulates nothing, the random_state and the seconds it took) is rewritten, so that a
+    killed run keeps the finished ones. ``redo=False`` skips a recipe whose PNG exists. Returns
+    the paths written.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from varlab.claims import budget
+    >>> from varlab.plotting import Figure, plt, read_index, write_figures
+    >>> def build(budget):
+    ...     fig, ax = plt.subplots()
+    ...     ax.plot([1, 2], [3, 4])
+    ...     return fig
+    >>> recipe = Figure("doc_write", "doc", "an example", build, simulates=False)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     paths = write_figures([recipe], budget("test"), folder, log=lambda line: None)
+    ...     print([path.name for path in paths], read_index(folder)["doc_write"]["budget"])
+    ['doc_write.png', 'doc_write.pdf'] analytic
+    """
+    from tqdm.auto import tqdm
+
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    index, written = read_index(directory), []
+    recipes = [recipe for recipe in recipes if redo or not (directory / f"{recipe.id}.png").exists()]
+    for recipe in tqdm(recipes, desc="figures", unit="figure", file=sys.stderr, disable=None):
+        last = index.get(recipe.id, {}).get("seconds")
+        log(f"figure {recipe.id}: {recipe.source} ..." + (f" (last run {last:.0f} s)" if last else ""))
+        began = time.perf_counter()
+        fig = recipe.build(budget)
+        for suffix in formats:
+            path = directory / f"{recipe.id}.{suffix}"
+            if suffix == "md":
+                if isinstance(fig, TableFigure):
+                    path.write_text(fig.markdown)
+                    written.append(path)
+                continue
+            fig.savefig(path, dpi=DPI, metadata={"CreationDate": None} if suffix == "pdf" else None)
+            written.append(path)
+        plt.close(fig)
+        seconds = time.perf_counter() - began
+        log(f"figure {recipe.id}: done in {seconds:.1f} s")
+        index[recipe.id] = {"budget": budget.name if recipe.simulates else "analytic",
+                            "random_state": budget.random_state if recipe.simulates else None,
+                            "seconds": round(seconds, 1)}
+        (directory / "index.json").write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+    return written

@@ -13,6 +13,7 @@ from varlab.claims import (Agreement, Budget, Identity, Joint, Measured, Measure
 from varlab.testing.verdict import format_number, format_point
 from varlab.features import GCWS, gmm_estimate
 from varlab.mc.models import gcws as gcws_models
+from varlab.seeding import derive_seed
 from varlab.theory import gcws
 
 from .rff import pair_grid
@@ -219,9 +220,7 @@ def gmm_limit_table(seed_entropy: tuple, n_pairs: int):
 
 def limit_rows(run):
     """Copies of the Eq. (22) study's rows at this run's budget (seeded from 000.eq22)."""
-    from varlab import _random
-
-    entropy = (run.budget.random_state, _random.stable_hash("000.eq22"), _random.stable_hash("pairs"))
+    entropy = tuple(derive_seed(run.budget.random_state, "000.eq22", "pairs").entropy)
     return [dict(row) for row in gmm_limit_table(entropy, limit_pairs(run.budget))]
 
 

@@ -13,7 +13,7 @@ Preprocessing follows §5 of the paper: every row is scaled to unit l2 norm ("we
 the input features to the unit l2 norm"), then
 
 * linear: ``LinearSVC(C)`` (LIBLINEAR, as the paper's linear results) in the primal, as the
-  hashed features of :mod:`.hashing_experiments` (:func:`linear_svc`);
+  hashed features of :mod:`.hashing_features` (:func:`linear_svc`);
 * RBF: ``SVC(kernel="rbf", gamma=gamma / 2)`` on the unit rows, i.e. exp(-gamma (1 - rho))
   (000, Eq. 14; |u - v|^2 = 2 (1 - rho)), LIBSVM computing the kernel on the fly (memory bounded);
 * GMM: ``SVC(kernel="precomputed")`` on the Gram of ``varlab.kernels.gmm`` (000, Eq. 8), as the
@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from varlab import datasets, kernels
+from varlab import claims, datasets, kernels
 from varlab.claims import Budget, Paired, Store, store_for
 
 #: 000 §4: "58 different values of gamma in {0.001, 0.01, 0.1:0.1:2, 2.5, 3:1:20, 25:5:50,
@@ -161,7 +161,7 @@ RESULTS = Path(__file__).resolve().parents[2] / "simulations" / "p000"
 
 #: The protocol version is part of every unit key, so that a change of method invalidates
 #: stored units instead of silently reusing them (the hashing units carry their own,
-#: ``hashing_experiments.PROTOCOL``).
+#: ``hashing_units.PROTOCOL``).
 PROTOCOL = 1
 
 #: Version of the linear units: 2 = the primal solver of :func:`linear_svc` (1, the dual, is
@@ -256,52 +256,12 @@ def data_fingerprint(name: str) -> str:
     return digest.hexdigest()[:16]
 
 
-class DeadlineReached(Exception):
-    """:func:`run_units` started no unit after its deadline; the finished ones are stored."""
-
-
-def run_units(units, store: Store, runner, *, progress: bool | None = None, description: str = "",
-              n_jobs: int = 1, deadline: float | None = None):
-    """The records of ``units``: each from ``store`` if finished, else run and stored as it
-    finishes (with the :func:`data_fingerprint` of its dataset; a stored record with another
-    raises before anything runs). ``n_jobs``: joblib worker processes for the missing units (each
-    unit seeds itself, so the records do not depend on it; each worker builds its own cached
-    features, e.g. a GMM Gram, so memory grows with it). ``deadline`` (a ``time.monotonic()``
-    value): start no unit after it, store the running ones, then raise :class:`DeadlineReached`.
-    ``progress``: a tqdm bar (None: only where stderr is a terminal)."""
-    from joblib import Parallel, delayed
-    from tqdm.auto import tqdm
-
-    units = list(units)
-    missing = {}
-    for unit in units:
-        key = unit_key(**unit)
-        data = data_fingerprint(unit["dataset"])
-        if key not in store:
-            missing[key] = unit
-        elif store.get(key).get("data") != data:
-            raise ValueError(f"{store.path or 'the store'} holds {key} computed on other data than "
-                             f"{unit['dataset']!r} now loads (fingerprint {store.get(key).get('data')} != "
-                             f"{data}); delete that dataset's records to recompute them")
-    with tqdm(total=len(units), initial=len(units) - len(missing), desc=description, unit="unit",
-              disable=None if progress is None else not progress) as bar:
-        started = (delayed(_run_unit)(runner, unit, deadline) for unit in missing.values()
-                   if deadline is None or time.monotonic() < deadline)
-        for key, result in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(started):
-            if result is not None:
-                store.put(key, dict(missing[key], **result, data=data_fingerprint(missing[key]["dataset"])))
-                bar.update()
-    if any(key not in store for key in missing):
-        raise DeadlineReached(f"{description or 'run_units'}: deadline reached; the finished units are stored")
-    return [store.get(unit_key(**unit)) for unit in units]
-
-
-def _run_unit(runner, unit, deadline):
-    """``(key, record)``, or ``(key, None)`` where the worker picks the unit up after the deadline
-    (joblib queues units ahead; ``time.monotonic`` is one clock for all processes of a machine)."""
-    if deadline is not None and time.monotonic() >= deadline:
-        return unit_key(**unit), None
-    return unit_key(**unit), runner(unit)
+def run_units(units, store: Store, runner, **options) -> list[dict]:
+    """``varlab.claims.run_units`` with paper 000's unit keys (:func:`unit_key`, with the
+    protocol) and each record's :func:`data_fingerprint` of its dataset (``options``: n_jobs,
+    deadline, progress, description)."""
+    return claims.run_units(units, store, runner, key=lambda unit: unit_key(**unit),
+                            fingerprint=lambda unit: data_fingerprint(unit["dataset"]), **options)
 
 
 def store_kind(scaling=None, base="svm") -> str:

@@ -9,8 +9,8 @@ import numpy as np
 from varlab.claims import Agreement, Identity
 from varlab.theory import gcws, rff
 
-from paper_checks.p000.rff import MOMENT_GRID
-
+#: the (rho, gamma) grid of the moment claims (as 000's, of which 001 is an earlier version)
+MOMENT_GRID = dict(grid=dict(rho=(-0.5, 0.0, 0.5, 0.9, 0.99), gamma=(0.5, 1.0, 5.0)), product=True)
 FIGURE1_GAMMAS = (0.5, 1.0, 5.0)
 
 Agreement(

@@ -44,7 +44,7 @@ SLOPE_EFFECT = 0.25
 
 
 def _measure(kernel, sigma, vector, **kw):
-    return spectral.get_measure(kernel, sigma=sigma, **{KERNELS[kernel]: vector}, **kw)
+    return spectral.get_measure(kernel, lengthscale=sigma, **{KERNELS[kernel]: vector}, **kw)
 
 
 def _kernel_simulations(owner, model):

@@ -18,9 +18,9 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
-from varlab import _random
-from varlab.claims import store_for
+from varlab.claims import run_units, store_for
 from varlab.features import RFF, AsKRFF
+from varlab.seeding import derive_seed
 
 from .gram_error import KERNELS, N_SUBSET, SIGMA, kernel_vector, normalised
 
@@ -77,7 +77,7 @@ def _trial(name, trial, setting, random_state):
     _, rows, log2_c, folds, jobs = setting
     X_train, y_train, X_test, y_test = normalised(name)
     d = X_train.shape[1]
-    seed = np.random.SeedSequence([random_state, _random.stable_hash(f"002.table1-{name}"), trial])
+    seed = derive_seed(random_state, f"002.table1-{name}", trial)
     rng = np.random.default_rng(seed)
     n = X_train.shape[0] if rows[name] is None else min(rows[name], X_train.shape[0])
     keep = np.sort(rng.choice(X_train.shape[0], size=n, replace=False))
@@ -94,17 +94,27 @@ def _trial(name, trial, setting, random_state):
     return acc
 
 
+def run_trial(unit: dict) -> dict:
+    """{method: accuracy %} of one unit (budget, random_state, dataset, trial) of :func:`table1`."""
+    setting = SETTINGS.get(unit["budget"], SETTINGS["quick"])
+    return _trial(unit["dataset"], unit["trial"], setting, unit["random_state"])
+
+
+def trial_key(unit: dict) -> str:
+    """The store key of a :func:`table1` unit (as the committed full-budget records have it)."""
+    return f"table1-{unit['budget']}-{unit['random_state']}-{unit['dataset']}-{unit['trial']}"
+
+
 @functools.lru_cache(maxsize=None)
 def table1(budget):
     """{dataset: {method: (trials,) accuracies in %}} at the budget's setting; each (data set,
-    trial) is a record of the budget's store "units" (``varlab.claims.store_for``: kept on disk
-    where the budget has a store, as in the full-budget run)."""
-    setting = SETTINGS.get(budget.name, SETTINGS["quick"])
-    store, random_state = store_for(budget, "units"), budget.random_state
-    out = {}
-    for name in DATASETS:
-        trials = [store.remember(f"table1-{budget.name}-{random_state}-{name}-{trial}",
-                                 functools.partial(_trial, name, trial, setting, random_state))
-                  for trial in range(setting[0])]
-        out[name] = {method: np.array([t[method] for t in trials]) for method in METHODS}
-    return out
+    trial) is a unit of ``varlab.claims.run_units`` in the budget's store "units"
+    (``varlab.claims.store_for``: kept on disk where the budget has a store, as in the
+    full-budget run, so that a killed run resumes)."""
+    trials = SETTINGS.get(budget.name, SETTINGS["quick"])[0]
+    units = [dict(budget=budget.name, random_state=budget.random_state, dataset=name, trial=trial)
+             for name in DATASETS for trial in range(trials)]
+    records = run_units(units, store_for(budget, "units"), run_trial, key=trial_key,
+                        description="002 Table 1 trials")
+    return {name: {method: np.array([r[method] for r in records if r["dataset"] == name]) for method in METHODS}
+            for name in DATASETS}

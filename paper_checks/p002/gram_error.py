@@ -22,9 +22,10 @@ import numpy as np
 import scipy.linalg.blas
 from threadpoolctl import threadpool_limits
 
-from varlab import _random, datasets, spectral
-from varlab.claims import store_for
+from varlab import datasets, spectral
+from varlab.claims import run_units, store_for
 from varlab.features.asymmetric import asymmetric_gram, fit_total_masses
+from varlab.seeding import derive_seed, generator
 from varlab.spectral.asymmetric import kernel_value
 
 DATASETS = ("spambase", "letter")
@@ -105,9 +106,9 @@ def gram_errors(X, kernel, log2_max, random_state):
     X = np.asfortranarray(X, dtype=float)
     n, d = X.shape
     vector = kernel_vector(kernel, d)
-    measure = spectral.get_measure(kernel, sigma=SIGMA, **{KERNELS[kernel]: vector})
+    measure = spectral.get_measure(kernel, lengthscale=SIGMA, **{KERNELS[kernel]: vector})
     exact = measure.total_masses()
-    rng = _random.generator(random_state)
+    rng = generator(random_state)
     checkpoints = d * 2 ** np.arange(1, log2_max + 1)
     parts = measure.parts()
     W = {p: parts[p].rvs(int(checkpoints[-1]), d, rng) for p in _PARTS if parts[p] is not None}
@@ -134,27 +135,40 @@ def _trial(name, kernel, trial, n, log2_max, random_state):
     """{"estimated": errors with Eq. (12) masses, "exact": with the exact masses} of one trial (BLAS on
     one thread: the fastest on the shared 2-core machine, and the same bits whatever its load)."""
     X_train = normalised(name)[0]
-    seed = np.random.SeedSequence([random_state, _random.stable_hash(f"002.fig2-{name}-{kernel}"), trial])
+    seed = derive_seed(random_state, f"002.fig2-{name}-{kernel}", trial)
     rng = np.random.default_rng(seed)
     rows = rng.choice(X_train.shape[0], size=min(n, X_train.shape[0]), replace=False)
     estimated, exact, _ = gram_errors(X_train[rows], kernel, log2_max, rng)
     return {"estimated": estimated.tolist(), "exact": exact.tolist()}
 
 
+def run_trial(unit: dict) -> dict:
+    """The errors of one unit (budget, random_state, dataset, kernel, trial) of :func:`fig2_results`."""
+    n, log2_max, _ = SETTINGS.get(unit["budget"], SETTINGS["quick"])
+    return _trial(unit["dataset"], unit["kernel"], unit["trial"], n, log2_max, unit["random_state"])
+
+
+def trial_key(unit: dict) -> str:
+    """The store key of a :func:`fig2_results` unit (as the committed full-budget records have it)."""
+    return f"fig2-{unit['budget']}-{unit['random_state']}-{unit['dataset']}-{unit['kernel']}-{unit['trial']}"
+
+
 @functools.lru_cache(maxsize=None)
 def fig2_results(budget):
     """{(dataset, kernel): (errors with Eq. 12 masses (trials, L), with exact masses, log2(M/d))}
     at the budget's slice; seeds from its ``random_state``, the dataset, kernel and trial; each
-    trial is a record of the budget's store "units" (``varlab.claims.store_for``: kept on disk
-    where the budget has a store, as in the full-budget run)."""
-    n, log2_max, trials = SETTINGS.get(budget.name, SETTINGS["quick"])
-    store, random_state = store_for(budget, "units"), budget.random_state
+    trial is a unit of ``varlab.claims.run_units`` in the budget's store "units"
+    (``varlab.claims.store_for``: kept on disk where the budget has a store, as in the
+    full-budget run, so that a killed run resumes)."""
+    _, log2_max, trials = SETTINGS.get(budget.name, SETTINGS["quick"])
+    units = [dict(budget=budget.name, random_state=budget.random_state, dataset=name, kernel=kernel, trial=trial)
+             for name in DATASETS for kernel in KERNELS for trial in range(trials)]
+    records = run_units(units, store_for(budget, "units"), run_trial, key=trial_key,
+                        description="002 Fig. 2 trials")
     out = {}
     for name in DATASETS:
         for kernel in KERNELS:
-            runs = [store.remember(f"fig2-{budget.name}-{random_state}-{name}-{kernel}-{trial}",
-                                   functools.partial(_trial, name, kernel, trial, n, log2_max, random_state))
-                    for trial in range(trials)]
+            runs = [r for r in records if (r["dataset"], r["kernel"]) == (name, kernel)]
             out[(name, kernel)] = (np.array([r["estimated"] for r in runs]),
                                    np.array([r["exact"] for r in runs]), np.arange(1, log2_max + 1))
     return out

@@ -19,7 +19,7 @@ from scipy.stats import random_correlation
 from threadpoolctl import threadpool_limits
 
 from varlab import datasets, spectral
-from varlab.claims import store_for
+from varlab.claims import run_units, store_for
 from varlab.features.samplers import get_sampler
 
 SAMPLERS = ("MC", "Sobol", "SSobol", "Anti", "CV1", "CV2", "MM")
@@ -238,47 +238,78 @@ STORE_NAME = "experiments"
 
 def sizes(budget) -> dict:
     """The sizes of ``budget`` (by its name; a part "quick/4" counts as "quick")."""
-    return SIZES.get(budget.name.split("/")[0], SIZES["quick"])
+    return _sizes(budget.name)
 
 
-def _remember(budget, key: str, compute) -> dict:
-    """{sampler: array} of the piece ``key``: from the budget's store, or ``compute()``
-    ({sampler: array-like}) stored there as {"key", "seconds", "values": {sampler: nested lists}}."""
-    record = store_for(budget, STORE_NAME).remember(
-        key, lambda: {"values": {name: np.asarray(item, dtype=float).tolist()
-                                 for name, item in compute().items()}})
-    return {name: np.asarray(item, dtype=float) for name, item in record["values"].items()}
+def _sizes(budget_name: str) -> dict:
+    return SIZES.get(budget_name.split("/")[0], SIZES["quick"])
 
 
 def _m_grid(d: int):
     return [512, 1024, 2048] if d >= 256 else [32, 64, 128, 256, 512, 1024, 2048]
 
 
-def _gram_piece(budget, name: str, factor: float, m: int) -> dict:
-    """{sampler: (4, 1) errors} on ``name`` at bandwidth factor x sigma_10NN and m features: the
-    mean Frobenius and spectral errors and their standard errors (NaN in a piece stored before
-    the standard errors were kept, as the full run's). Every bandwidth uses the budget's seed
-    (common random numbers across sigma), so Fig. 3's sigma_10NN piece is Figs. 1-2's piece at
-    that m, computed once."""
-    size, seed = sizes(budget), budget.random_state
-    X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
-    piece = _remember(budget, gram_key(budget, name, factor, m),
-                      lambda: gram_errors(X, bandwidth_10nn(X) * factor, [m], size["reps"], seed))
-    return {sampler: np.vstack([values, np.full((4 - len(values), values.shape[1]), np.nan)])
-            for sampler, values in piece.items()}
+def _gram_unit(budget, name: str, factor: float, m: int) -> dict:
+    """The unit of the Gram errors on ``name`` at bandwidth factor x sigma_10NN and m features."""
+    return dict(experiment="gram", budget=budget.name, random_state=budget.random_state, dataset=name,
+                factor=factor, m=m)
+
+
+def _pcr_unit(budget, name: str, trial: int) -> dict:
+    """The unit of Table 1's ``trial`` on ``name``."""
+    return dict(experiment="pcr", budget=budget.name, random_state=budget.random_state, dataset=name, trial=trial)
+
+
+def piece_key(unit: dict) -> str:
+    """The stored piece's name of a unit (as the full run's store has them; Fig. 3's sigma_10NN
+    piece is Figs. 1-2's piece at that m)."""
+    size, prefix = _sizes(unit["budget"]), f"{unit['budget']}-{unit['random_state']}"
+    if unit["experiment"] == "pcr":
+        n, m = size["table"][:2]
+        return f"{prefix}-pcr-{unit['dataset']}-n{n}-m{m}-trial{unit['trial']}"
+    what = "gram" if unit["factor"] == 1 else f"bandwidth-x{unit['factor']:g}"
+    return f"{prefix}-{what}-{unit['dataset']}-m{unit['m']}-n{size['n']}-r{size['reps']}"
 
 
 def gram_key(budget, name: str, factor: float, m: int) -> str:
-    """The stored piece's name of ``_gram_piece``."""
-    size = sizes(budget)
-    what = "gram" if factor == 1 else f"bandwidth-x{factor:g}"
-    return f"{budget.name}-{budget.random_state}-{what}-{name}-m{m}-n{size['n']}-r{size['reps']}"
+    """The stored piece's name of the Gram errors on ``name`` at ``factor`` and ``m``."""
+    return piece_key(_gram_unit(budget, name, factor, m))
 
 
 def pcr_key(budget, name: str, trial: int) -> str:
     """The stored piece's name of Table 1's ``trial`` on ``name``."""
-    n, m = sizes(budget)["table"][:2]
-    return f"{budget.name}-{budget.random_state}-pcr-{name}-n{n}-m{m}-trial{trial}"
+    return piece_key(_pcr_unit(budget, name, trial))
+
+
+def run_piece(unit: dict) -> dict:
+    """{"values": {sampler: nested lists}} of one unit: the Gram errors (mean Frobenius and
+    spectral errors and their standard errors, every bandwidth at the budget's seed: common random
+    numbers across sigma) or Table 1's PCR errors of one trial."""
+    size, seed, name = _sizes(unit["budget"]), unit["random_state"], unit["dataset"]
+    if unit["experiment"] == "pcr":
+        n, m, components, _ = size["table"]
+        data = load(name, n, random_state=seed % 2 ** 32)
+        values = pcr_errors(data, bandwidth_10nn(data[0][:1000]), m, components, unit["trial"], seed)
+    else:
+        X = load(name, size["n"], random_state=seed % 2 ** 32)[0]
+        values = gram_errors(X, bandwidth_10nn(X) * unit["factor"], [unit["m"]], size["reps"], seed)
+    return {"values": {sampler: np.asarray(item, dtype=float).tolist() for sampler, item in values.items()}}
+
+
+def _run(budget, units) -> list[dict]:
+    """{sampler: array} per unit: from the budget's store :data:`STORE_NAME`, or run
+    (``varlab.claims.run_units``) and stored there."""
+    records = run_units(units, store_for(budget, STORE_NAME), run_piece, key=piece_key,
+                        description="003 experiments")
+    return [{sampler: np.asarray(item, dtype=float) for sampler, item in r["values"].items()} for r in records]
+
+
+def _gram_pieces(budget, name: str, factors, ms) -> list[dict]:
+    """{sampler: (4, 1) errors} per (factor, m): NaN standard errors in a piece stored before they
+    were kept (as the full run's)."""
+    pieces = _run(budget, [_gram_unit(budget, name, factor, m) for factor, m in zip(factors, ms)])
+    return [{sampler: np.vstack([values, np.full((4 - len(values), values.shape[1]), np.nan)])
+             for sampler, values in piece.items()} for piece in pieces]
 
 
 def pieces(budget) -> dict:
@@ -305,7 +336,7 @@ def gram_vs_m(budget) -> dict:
     out = {}
     for name in size["sets"]:
         m = _m_grid(load(name, size["n"], random_state=seed % 2 ** 32)[0].shape[1])
-        stored = [_gram_piece(budget, name, 1, mi) for mi in m]
+        stored = _gram_pieces(budget, name, [1] * len(m), m)
         out[name] = (m, {sampler: np.concatenate([piece[sampler] for piece in stored], axis=1)
                          for sampler in SAMPLERS})
     return out
@@ -318,7 +349,7 @@ def gram_vs_bandwidth(budget) -> dict:
     for name in size["sets3"]:
         sigma0 = bandwidth_10nn(load(name, size["n"], random_state=seed % 2 ** 32)[0])
         out[name] = (sigma0 * np.asarray(BANDWIDTH_FACTORS),
-                     [_gram_piece(budget, name, factor, size["m3"]) for factor in BANDWIDTH_FACTORS])
+                     _gram_pieces(budget, name, BANDWIDTH_FACTORS, [size["m3"]] * len(BANDWIDTH_FACTORS)))
     return out
 
 
@@ -326,13 +357,9 @@ def table1(budget) -> dict:
     """{set: {sampler: (trials, 2) relative test errors}} of PCR with Table 1's m features, all
     PCs and the first 512 (at the test budget: smaller), on the budget's ``table_sets``; one stored
     piece per trial."""
-    n, m, components, trials = sizes(budget)["table"]
-    seed = budget.random_state
+    trials = sizes(budget)["table"][3]
     out = {}
     for name in sizes(budget)["table_sets"]:
-        data = load(name, n, random_state=seed % 2 ** 32)
-        sigma = bandwidth_10nn(data[0][:1000])
-        stored = [_remember(budget, pcr_key(budget, name, i), lambda: pcr_errors(data, sigma, m, components, i, seed))
-                  for i in range(trials)]
+        stored = _run(budget, [_pcr_unit(budget, name, i) for i in range(trials)])
         out[name] = {sampler: np.stack([piece[sampler] for piece in stored]) for sampler in stored[0]}
     return out

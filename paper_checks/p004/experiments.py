@@ -47,11 +47,12 @@ from sklearn.kernel_approximation import PolynomialCountSketch
 from sklearn.linear_model import RidgeCV
 from threadpoolctl import threadpool_limits
 
-from varlab import _random, datasets
-from varlab.claims import Agreement, Measured, Measurement, Paired
+from varlab import datasets
+from varlab.claims import Agreement, Measured, Measurement, Paired, run_units, store_for
 from varlab.features import GRFF
 from varlab.features.maclaurin import RandomMaclaurin
 from varlab.plotting import figure, table_figure
+from varlab.seeding import derive_seed
 from varlab.spectral.polynomial import PolynomialSphere, polynomial_kernel
 from varlab.spectral.signed import DeltaGaussian
 from varlab.theory import signed as signed_theory
@@ -170,7 +171,7 @@ def unit_rows(X) -> np.ndarray:
 def table2_rows(name: str, n: int, random_state: int) -> np.ndarray:
     """n rows of the training split of ``name`` (seeded subset), on the unit sphere."""
     ds = datasets.load(name)
-    rng = np.random.default_rng(np.random.SeedSequence([random_state, _random.stable_hash(f"004.table2-{name}")]))
+    rng = np.random.default_rng(derive_seed(random_state, f"004.table2-{name}"))
     keep = np.sort(rng.choice(ds.X_train.shape[0], size=min(n, ds.X_train.shape[0]), replace=False))
     return unit_rows(ds.X_train[keep])
 
@@ -181,7 +182,7 @@ def sizes(d: int, factors=FACTORS) -> list[int]:
 
 
 def _seed(random_state, *labels):
-    return np.random.SeedSequence([random_state, _random.stable_hash("-".join(map(str, labels)))])
+    return derive_seed(random_state, "-".join(map(str, labels)))
 
 
 @threadpool_limits.wrap(limits=1)
@@ -217,18 +218,36 @@ def theory_squared_error(kernel: Kernel, method: str, X, s: int, grid: int = 400
     return 2.0 * variance.sum() / np.sum(K * K)
 
 
+def run_table2_unit(unit: dict) -> dict:
+    """{"errors": (trials, 4) relative errors} of one unit (budget, random_state, kernel, dataset,
+    method) of :func:`table2`."""
+    size = settings(unit["budget"])
+    X = table2_rows(unit["dataset"], size["n"], unit["random_state"])
+    errors = gram_errors(KERNELS[unit["kernel"]], X, (unit["method"],), sizes(X.shape[1]), size["trials"],
+                         unit["random_state"], f"004.table2-{unit['kernel']}-{unit['dataset']}")
+    return {"errors": errors[unit["method"]].tolist()}
+
+
+def _units(budget, experiment: str, **grid) -> list[dict]:
+    """The units of ``experiment`` at the budget: one per combination of the ``grid``'s values."""
+    units = [dict(experiment=experiment, budget=budget.name, random_state=budget.random_state)]
+    for name, values in grid.items():
+        units = [dict(unit, **{name: value}) for unit in units for value in values]
+    return units
+
+
 @functools.lru_cache(maxsize=None)
-def table2(budget_name: str, random_state: int) -> dict:
-    """{(kernel, data): {"s": s values, "d": d, method: (trials, 4) errors}} at the budget."""
-    size = settings(budget_name)
+def table2(budget) -> dict:
+    """{(kernel, data): {"s": s values, "d": d, method: (trials, 4) errors}} at the budget; each
+    (kernel, data set, method) is a unit of ``varlab.claims.run_units`` in the budget's store
+    "units" (kept on disk where the budget has a store, so that a killed run resumes)."""
+    units = _units(budget, "004.table2", kernel=KERNELS, dataset=DATASETS, method=METHODS)
+    records = run_units(units, store_for(budget, "units"), run_table2_unit, description="004 Table II")
     out = {}
-    for kname, kernel in KERNELS.items():
-        for name in DATASETS:
-            X = table2_rows(name, size["n"], random_state)
-            s_values = sizes(X.shape[1])
-            errors = gram_errors(kernel, X, tuple(METHODS), s_values, size["trials"], random_state,
-                                 f"004.table2-{kname}-{name}")
-            out[(kname, name)] = dict(s=s_values, d=X.shape[1], **errors)
+    for record in records:
+        d = table2_rows(record["dataset"], settings(budget.name)["n"], budget.random_state).shape[1]
+        cell = out.setdefault((record["kernel"], record["dataset"]), dict(s=sizes(d), d=d))
+        cell[record["method"]] = np.array(record["errors"])
     return out
 
 
@@ -244,7 +263,7 @@ TABLE2_EFFECT = 0.001
 def _table2_trials(run) -> dict:
     """{cell: (GORF errors, GRFF errors)} over the trials (independent feature draws)."""
     return {f"{kname} / {name} / s = {s}": (cell["GORF"][:, j], cell["GRFF"][:, j])
-            for (kname, name), cell in table2(run.budget.name, run.budget.random_state).items()
+            for (kname, name), cell in table2(run.budget).items()
             for j, s in enumerate(cell["s"])}
 
 
@@ -279,7 +298,7 @@ def squared_error_measurement(cells) -> Measurement:
 def _table2_cells(run):
     """Table II's cells: the trials' squared relative errors of each method and s against
     sum_{i != j} Var K~_ij / ||K||_F^2 (varlab's exact variances)."""
-    results = table2(run.budget.name, run.budget.random_state)
+    results = table2(run.budget)
     size = settings(run.budget.name)
     cells = []
     for (kname, name), cell in results.items():
@@ -345,27 +364,37 @@ REGRESSION_METHODS = {"polynomial_sphere": ("GRFF", "GORF", "GORF-separate", "RM
                       "delta_gaussian": ("GRFF", "GORF", "GORF-separate")}
 
 
-@functools.lru_cache(maxsize=None)
+def _regression_sizes() -> list[int]:
+    return sizes(datasets.load(REGRESSION_SET).X_train.shape[1], REGRESSION_FACTORS)
+
+
 @threadpool_limits.wrap(limits=1)
-def regression(budget_name: str, random_state: int) -> dict:
-    """{kernel: {"s": s values, method: (trials, 3) test RMSEs}} at the budget."""
-    trials = settings(budget_name)["regression_trials"]
-    d = datasets.load(REGRESSION_SET).X_train.shape[1]
-    s_values = sizes(d, REGRESSION_FACTORS)
+def run_regression_unit(unit: dict) -> dict:
+    """{"rmse": (trials, 3) test RMSEs} of one unit (budget, random_state, kernel, method) of
+    :func:`regression`."""
+    kname, method, random_state = unit["kernel"], unit["method"], unit["random_state"]
+    s_values = _regression_sizes()
+    rmse = np.empty((settings(unit["budget"])["regression_trials"], len(s_values)))
+    for t in range(rmse.shape[0]):
+        X_train, y_train, X_test, y_test = regression_split(random_state, t)
+        for j, s in enumerate(s_values):
+            seed = _seed(random_state, "004.regression", kname, method, s, t)
+            transform = _regression_features(KERNELS[kname], method, s, X_train, seed)
+            rmse[t, j] = ridge_rmse(transform(X_train), y_train, transform(X_test), y_test)
+    return {"rmse": rmse.tolist()}
+
+
+@functools.lru_cache(maxsize=None)
+def regression(budget) -> dict:
+    """{kernel: {"s": s values, method: (trials, 3) test RMSEs}} at the budget; each (kernel,
+    method) is a unit of ``varlab.claims.run_units`` in the budget's store "units" (as
+    :func:`table2`)."""
+    units = [unit for kname, methods in REGRESSION_METHODS.items()
+             for unit in _units(budget, "004.regression", kernel=(kname,), method=methods)]
+    records = run_units(units, store_for(budget, "units"), run_regression_unit, description="004 Tables III-IV")
     out = {}
-    for kname, methods in REGRESSION_METHODS.items():
-        kernel = KERNELS[kname]
-        result = {"s": s_values}
-        for method in methods:
-            rmse = np.empty((trials, len(s_values)))
-            for t in range(trials):
-                X_train, y_train, X_test, y_test = regression_split(random_state, t)
-                for j, s in enumerate(s_values):
-                    seed = _seed(random_state, "004.regression", kname, method, s, t)
-                    transform = _regression_features(kernel, method, s, X_train, seed)
-                    rmse[t, j] = ridge_rmse(transform(X_train), y_train, transform(X_test), y_test)
-            result[method] = rmse
-        out[kname] = result
+    for record in records:
+        out.setdefault(record["kernel"], {"s": _regression_sizes()})[record["method"]] = np.array(record["rmse"])
     return out
 
 
@@ -378,7 +407,7 @@ def _table34_trials(run) -> dict:
     """{cell: (GORF RMSEs, other method's RMSEs)} over the trials (one 80/20 split per trial,
     the same for every method: paired)."""
     return {f"{kname} / s = {s} / {method}": (cell["GORF"][:, j], cell[method][:, j])
-            for kname, cell in regression(run.budget.name, run.budget.random_state).items()
+            for kname, cell in regression(run.budget).items()
             for method in cell if method not in ("s", "GORF") for j, s in enumerate(cell["s"])}
 
 
@@ -402,7 +431,7 @@ Paired(id="004.table34", source="004, Tables III-IV (housing; diabetes in place 
 def table2_figure(budget):
     """Table II: relative Frobenius error of the Gram matrix, mean ± sd over trials, the slides'
     rows below varlab's."""
-    results = table2(budget.name, budget.random_state)
+    results = table2(budget)
     size = settings(budget.name)
     rows = []
     for (kname, name), cell in results.items():
@@ -422,7 +451,7 @@ def table2_figure(budget):
 def table34_figure(budget):
     """Tables III-IV analogue: test RMSE of ridge regression on the features, mean ± sd over
     80/20 splits, with the slides' housing rows (another data set: not comparable in scale)."""
-    results = regression(budget.name, budget.random_state)
+    results = regression(budget)
     rows = []
     for kname, cell in results.items():
         for method in (m for m in cell if m != "s"):

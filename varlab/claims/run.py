@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 
-from .. import _random
+from ..seeding import derive_seed
 from .budget import Budget
 from .store import store_for
 
@@ -27,8 +27,7 @@ def seed_for(claim_id: str, budget: Budget, label: str = "") -> np.random.SeedSe
     >>> seed.entropy == seed_for("000.thm1", budget("test"), "pairs").entropy
     True
     """
-    return np.random.SeedSequence([budget.random_state, _random.stable_hash(claim_id),
-                                   _random.stable_hash(label)])
+    return derive_seed(budget.random_state, claim_id, label)
 
 
 def simulate_for(claim_id: str, budget: Budget, model, *, label: str = "",
