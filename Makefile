@@ -22,8 +22,8 @@ test: $(STAMP)
 # runs them: numpy's SIMD paths and OpenBLAS's kernels moved off this machine's (an AVX
 # machine without AVX2/AVX-512), with BLAS at 1 and at 2 threads (.ci/run runs it)
 EMULATED_CPU := OPENBLAS_CORETYPE=Sandybridge NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4"
-STORED_NUMBER_TESTS := tests/test_claims.py tests/test_reports.py tests/test_report_comparison.py \
-	tests/test_claims_core.py tests/test_cli.py --doctest-modules varlab --doctest-glob='*.md' docs
+STORED_NUMBER_TESTS := tests/claims/test_claims.py tests/claims/test_reports.py tests/claims/test_report_comparison.py \
+	tests/claims/test_claims_core.py tests/test_cli.py --doctest-modules varlab --doctest-glob='*.md' docs
 test-portable: $(STAMP)
 	$(EMULATED_CPU) OPENBLAS_NUM_THREADS=1 $(BIN)/python -m pytest $(STORED_NUMBER_TESTS) -m "not slow"
 	$(EMULATED_CPU) OPENBLAS_NUM_THREADS=2 $(BIN)/python -m pytest $(STORED_NUMBER_TESTS) -m "not slow"

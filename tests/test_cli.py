@@ -193,7 +193,7 @@ def test_check_resumes_from_its_checkpoint_and_writes_a_verifiable_manifest(tmp_
 
 def test_check_compare_says_what_moved_and_fails_only_then(tmp_path, capsys):
     """--compare regenerates into a temporary directory and compares with the stored reports at
-    the tolerances of varlab.claims.compare (tests/test_report_comparison.py): the committed
+    the tolerances of varlab.claims.compare (tests/claims/test_report_comparison.py): the committed
     test-budget reports match; a stored copy with a flipped outcome and a formula off by 1e-3
     gives exit status 1 and names the claim and the number."""
     assert cli.main(["check", "--paper", "001", "--budget", "test", "--compare"]) == 0

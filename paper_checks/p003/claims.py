@@ -296,7 +296,7 @@ BIAS_SIMULATIONS = {divisor: Simulation("003.mm_unbiased", divisor, "mm_moment_m
 
 
 #: lim m bias / k of E_MM in y = s^2 for each divisor (sympy: moment_matching_derivation.
-#: mm_bias_coefficient, which tests/test_moment_matching.py checks against these forms)
+#: mm_bias_coefficient, which tests/theory/test_moment_matching.py checks against these forms)
 BIAS_LIMIT = {"m-1": lambda y: y / 2 - y * y / 4, "m": lambda y: -y * y / 4}
 
 

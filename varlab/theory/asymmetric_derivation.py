@@ -16,7 +16,7 @@
    a_n(cos+) - a_n(cos-) = a_n(cos), a_n(sin+) - a_n(sin-) = a_n(sin), hence ||R+|| - ||R-|| =
    E cos X = k(0) and ||I+|| = ||I-|| (the imaginary part is odd) (:func:`corollary5_coefficients`).
 
-The tests (tests/test_asymmetric_derivation.py) assert these equal the implemented forms.
+The tests (tests/theory/test_asymmetric_derivation.py) assert these equal the implemented forms.
 """
 from __future__ import annotations
 

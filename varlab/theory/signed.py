@@ -32,7 +32,7 @@ theory/orthogonal.py). ``cross_covariance`` evaluates it in float64: the double 
 x_1 <= 2 (no cancellation of the leading terms), Gauss-Jacobi quadrature of the integral (weight
 t^{beta-1}) for 2 < x_1 <= 80 + 2 beta, generalised Gauss-Laguerre in v = x_1 t beyond.
 The mpmath reference sums the single series at the precision its cancellation needs (x_2 <= 2d + 60)
-and integrates the last form by mpmath.quad beyond (tests/test_signed_theory.py checks the three
+and integrates the last form by mpmath.quad beyond (tests/theory/test_signed_theory.py checks the three
 forms against each other and against the definition E_U 1F1(d; d/2; -(x_2 + (x_1 - x_2) U)),
 U ~ Beta(d/2, d/2)).
 

@@ -19,7 +19,7 @@ so the variances are (1 + k(2z) - 2 k(z)^2) / D and (1 + k(2z)/2 - k(z)^2) / D (
 Schneider's two expressions); :func:`equal_width_ratio` is their ratio 4V / (2V + 1), below 1
 exactly where k(2z) < 2 k(z)^2. That holds for the Gaussian, exponential and Matern kernels at
 every z, but the Cauchy kernel has k(2z) = k/(4 - 3k) and random phase wins once k(z) < (4 -
-sqrt(10)) / 6 = 0.1396, i.e. r > 2.4824 (varlab's observation, checked with sympy in tests/test_stationary.py).
+sqrt(10)) / 6 = 0.1396, i.e. r > 2.4824 (varlab's observation, checked with sympy in tests/theory/test_stationary.py).
 
 The closed forms per kernel are varlab's (from the two general expressions), written without
 cancellation through the regularised incomplete gamma function P(s, x) = ``scipy.special.gammainc``:
@@ -300,7 +300,7 @@ def _large_dimension_covariance(d: float, x):
     power-series exponential (m E_m = sum_p p R_p E_{m-p}): each term a polynomial times e^{-2x},
     bounded for every x >= 0 (R's polynomials alone blow up where x ~ n, but there e^{-2x} is 0).
     The first term omitted is about (8/e)^16 / n^8 of e^{-2x} at its largest (varlab; checked
-    against the hyp1f1 quadrature in tests/test_stationary.py)."""
+    against the hyp1f1 quadrature in tests/theory/test_stationary.py)."""
     h = 2.0 / d
     powers = [np.zeros_like(x)]
     for coefficients, divisor in _R_COEFFICIENTS:
@@ -331,7 +331,7 @@ def radial_pair_covariance(kernel: str, dimension: int, distance, nodes: int = 9
     ``orthogonal.pair_covariance``. Convergence (96 against 200 nodes per mixing
     variable, r <= 3, d <= 64): about 3e-8 absolute for the exponential kernel, 1e-12 for Matern
     3/2, 5/2 and the Cauchy kernel; checked against :func:`radial_pair_covariance_mp` and the
-    engine in tests/test_stationary.py. Beyond d = 100 a mixture's confluent function comes from
+    engine in tests/theory/test_stationary.py. Beyond d = 100 a mixture's confluent function comes from
     its expansion in 1/d (``_large_dimension_covariance``; the Gaussian's one point keeps
     ``orthogonal._confluent``), so every dimension up to 1e12 and beyond takes well under a
     second (C ~ -r^2 k'(r)^2 / (2d) as d grows, varlab).

@@ -289,7 +289,7 @@ def whitened_projections(W, c, *, root="cholesky", divisor="m-1", singular="erro
     4-5 projected on c): t_j = (w_j - mu)' A^{-T} c with A the square root of the sample
     covariance S (A = L of S = L L' for "cholesky", S^{1/2} for "symmetric", diag(S)^{1/2} for the
     m <= d fallback). The same centring, divisor and roots as the sampler's ``moment_match``, equal
-    to it up to rounding (tests/test_moment_matching.py), at O(d^3) per repetition for the solve
+    to it up to rounding (tests/theory/test_moment_matching.py), at O(d^3) per repetition for the solve
     instead of O(m d^2). W is overwritten by its centred rows.
 
     Examples

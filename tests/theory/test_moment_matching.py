@@ -332,7 +332,7 @@ def test_full_budget_pieces_keep_their_stored_names():
     from paper_checks.p003 import experiments as E
     from varlab.claims import BUDGETS, store_for
 
-    directory = Path(__file__).resolve().parents[1] / "simulations" / "p003"
+    directory = Path(__file__).resolve().parents[2] / "simulations" / "p003"
     full = BUDGETS["full"].stored_in(directory)
     pieces = E.pieces(full)
     store = store_for(full, E.STORE_NAME)

@@ -47,7 +47,7 @@ def _child(path):
     script = CASES + f"\nnp.savez({str(path)!r}, **cases())\n"
     env = dict(os.environ, PYTHONHASHSEED="12345")
     subprocess.run([sys.executable, "-c", script], check=True, env=env, timeout=120,
-                   cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+                   cwd=os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     with np.load(path) as stored:
         return dict(stored)
 

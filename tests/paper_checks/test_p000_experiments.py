@@ -20,7 +20,7 @@ from varlab import claims, kernels  # noqa: E402
 from varlab.claims import BUDGETS, Store  # noqa: E402
 from varlab.features import GCWS  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "simulations" / "p000_experiments.py"
 
 

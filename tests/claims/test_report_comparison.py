@@ -11,7 +11,7 @@ from test_reports import verdict_of
 from varlab.claims import Budget, budget
 from varlab.claims.compare import compare_reports, differences
 
-TEST_REPORTS = Path(__file__).resolve().parent / "reports"
+TEST_REPORTS = Path(__file__).resolve().parents[1] / "reports"
 #: a simulation claim (RFF's mean over 60 points) and an exact one without standard errors
 SIMULATED, EXACT = "000.thm2.eq16", "000.fig4"
 

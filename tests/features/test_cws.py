@@ -18,7 +18,7 @@ from varlab import kernels
 from varlab.features import GCWS, bbit_code, gmm_estimate
 from varlab.features.cws import hashing, nonzeros
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _signed(rng, n, d, zero_fraction=0.4, spread=1.0):

@@ -7,7 +7,7 @@ Each verdict at the test budget is compared, record for record (words, outcome, 
 resolution, reason and per-point rows), with the reports written at the test budget
 (tests/reports), so that a change that flips a finding, or moves a threshold, a degree of
 freedom or a grid without flipping it, fails here. The committed reports (paper_checks/reports,
-quick budget) are regenerated and compared by tests/test_reports.py (000 and 001 in make test but
+quick budget) are regenerated and compared by tests/claims/test_reports.py (000 and 001 in make test but
 its SLOW_AT_QUICK, 002-004 in make test-slow).
 """
 import json
@@ -23,10 +23,10 @@ from varlab.claims import CONFIRMED, CONTRADICTED, Z_MAX, Budget, ClaimRun
 from varlab.theory import nrff
 
 ALL_CLAIMS = claims.claims()
-REPORTS = Path(__file__).resolve().parents[1] / "paper_checks" / "reports"
+REPORTS = Path(__file__).resolve().parents[2] / "paper_checks" / "reports"
 #: the reports of every paper at the test budget; after a change that moves a number, regenerate
 #: them with the committed ones: varlab check --budget test --out tests/reports
-TEST_REPORTS = Path(__file__).resolve().parent / "reports"
+TEST_REPORTS = Path(__file__).resolve().parents[1] / "reports"
 #: the heaviest claims at the test budget on the project's 2-core machine (make test stays
 #: under 10 minutes): `make test-slow`
 SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-independent), 30 s to 75 s measured",
@@ -48,20 +48,20 @@ SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-indep
                         "simulation at 8x the test budget"),
         "varlab.003.mm_law.variance": "reads the twelve simulations of varlab.003.mm_law.mean (slow above), "
                                       "7 s to 12 s measured; make test checks the exact law's variance against "
-                                      "the engine (tests/test_moment_matching.py::test_models_agree_with_theory_"
+                                      "the engine (tests/theory/test_moment_matching.py::test_models_agree_with_theory_"
                                       "and_mm_law_is_d_free) and against direct whitened draws (::test_exact_mm_"
                                       "law_against_a_direct_simulation, both roots and divisors)",
         "002.eq8": "the Eq. (8) maps' own 12-point simulation, 7 s to 12 s measured; make test checks "
-                   "askrff_feature_map's mean against the kernel (tests/test_mc_contract.py) and runs the same "
+                   "askrff_feature_map's mean against the kernel (tests/mc/test_mc_contract.py) and runs the same "
                    "Agreement on the askrff simulation (002.eq7)",
         "002.eq9-11": "1-D and 2-D quadratures of the printed transforms (budget-independent), 7 s to 16 s "
                       "measured; make test derives the same inversion of Eq. (9)-(11) symbolically (tests/"
                       "test_asymmetric_derivation.py::test_printed_transforms_invert_to_the_kernels) and checks "
-                      "the kernels' parts against exact_kernel (tests/test_asymmetric.py)",
+                      "the kernels' parts against exact_kernel (tests/spectral/test_asymmetric.py)",
         "000.thm3.k_above_10": "its own NRFF simulation at 10x the repetitions, 6 s to 9 s measured; make test "
                                "runs the same Agreement of NRFF's MSE with V_n/k on Fig. 2's simulation "
                                "(000.thm3.eq20, varlab.000.nrff.mse_second_order at k = 50, 100) and "
-                               "tests/test_mc_statistics.py::test_nrff_large_k_variance_close_to_asymptotic"}
+                               "tests/mc/test_mc_statistics.py::test_nrff_large_k_variance_close_to_asymptotic"}
 
 
 def _records(directory, paper):
@@ -78,7 +78,7 @@ def _claim(claim_id) -> claims.Claim:
 
 
 #: paper 000's real-data claims are checked from their committed stores in
-#: tests/test_p000_experiments.py (thousands of SVM fits; their details hold measured fit times)
+#: tests/paper_checks/test_p000_experiments.py (thousands of SVM fits; their details hold measured fit times)
 SUITE_CLAIMS = [pytest.param(c, id=c.id, marks=[pytest.mark.slow] if c.id in SLOW else [])
                 for c in ALL_CLAIMS if not c.id.startswith(("000.tables12", "000.sec5"))]
 

@@ -102,7 +102,7 @@ def test_the_committed_full_budget_units_are_read_from_the_store():
 
     from varlab.claims import BUDGETS, Store
 
-    out = Path(__file__).resolve().parents[1] / "simulations" / "p002"
+    out = Path(__file__).resolve().parents[2] / "simulations" / "p002"
     store = Store(out / "units.jsonl")
     budget = BUDGETS["full"]
     for name in gram_error.DATASETS:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1] / "paper_checks"
+ROOT = Path(__file__).resolve().parents[2] / "paper_checks"
 MODULES = sorted(ROOT.rglob("*.py"))
 
 

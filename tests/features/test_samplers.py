@@ -1,6 +1,6 @@
 """Tests of varlab.features.samplers: the base class (validation, seeding, registration by
 definition), get_sampler / available_samplers and the i.i.d. sampler. The statistical contract
-over every registered sampler is in tests/test_feature_contract.py."""
+over every registered sampler is in tests/features/test_feature_contract.py."""
 from __future__ import annotations
 
 import numpy as np

@@ -207,7 +207,7 @@ def test_prop6_second_moments_are_the_parts_mean_squared_frequency(kernel, optio
     """Prop. 6's E_part |w|^2 (theory.part_second_moment) against the mean |w|^2 of each part's
     own frequencies in d = 3, within Z_MAX SE; prop6_features' sigma_mu^2 is their sum with the
     imaginary part twice. Counting all d coordinates (not d - 1) besides the one along c is off
-    by 1/sigma^2, tens of SE here (and moves claim 002.prop6's bound, tests/test_claims.py)."""
+    by 1/sigma^2, tens of SE here (and moves claim 002.prop6's bound, tests/claims/test_claims.py)."""
     sigma, d, n = 1.3, 3, 20000
     mu = spectral.get_measure(kernel, lengthscale=sigma, **{option: np.array([0.4, -0.3, 0.2])})
     moments = {}

@@ -16,8 +16,8 @@ from varlab.claims import (CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES, Z_MA
 from varlab.testing import builders
 from varlab.theory import rff
 
-REPORTS = Path(__file__).resolve().parents[1] / "paper_checks" / "reports"
-FULL_REPORTS = Path(__file__).resolve().parents[1] / "simulations"
+REPORTS = Path(__file__).resolve().parents[2] / "paper_checks" / "reports"
+FULL_REPORTS = Path(__file__).resolve().parents[2] / "simulations"
 GRID = dict(rho=(0.0, 0.5), gamma=1.0)
 
 

@@ -1,6 +1,6 @@
 """Paper 004: the registered GRFF/GORF variance Formulas of varlab.theory.signed and the three
 forms of the cross covariance H0 of two Gaussian parts (the contract of every Formula is in
-tests/test_formula_contract.py)."""
+tests/theory/test_formula_contract.py)."""
 import mpmath
 import numpy as np
 import pytest

@@ -200,9 +200,9 @@ def test_feature_map_blocks_bound_the_weight_matrix():
 
 
 #: 19.6 s in make test. Its properties stay there: the layout above; the statistics of slabbed
-#: one-repetition blocks (tests/test_mc_engine.py::test_slabbed_layout_for_huge_k) and of the
+#: one-repetition blocks (tests/mc/test_mc_engine.py::test_slabbed_layout_for_huge_k) and of the
 #: feature-map models (test_feature_map_simulation_agrees_with_model_simulation, and
-#: rff_feature_map's mean and exact variance in tests/test_mc_contract.py)
+#: rff_feature_map's mean and exact variance in tests/mc/test_mc_contract.py)
 @pytest.mark.slow
 def test_feature_map_statistics_with_one_repetition_per_block():
     model = get_model("rff_feature_map", data_dimension=1000)

@@ -2,7 +2,7 @@
 varlab.theory: the plotted data are read back from the matplotlib axes and compared with the
 formula at the plotted abscissae, so a wrong theory line in a recipe fails here. Simulated
 curves of Fig. 2 must be the cached simulations of the claims they illustrate. Papers 002-004
-build theirs at the test budget, where the claims (tests/test_claims.py) have run the same
+build theirs at the test budget, where the claims (tests/claims/test_claims.py) have run the same
 simulations and experiments (but FIGURE_BUDGETS, whose claims are slow)."""
 import math
 import re

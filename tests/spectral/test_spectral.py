@@ -1,6 +1,6 @@
 """Tests of varlab.spectral: the Gaussian measure (003 Eq. 3; 000 Eq. 14-15), signed (004; 002
 Thm 3) and complex (002 Eq. 1-2, Prop. 4) measures, validation and the registry. The statistical
-contract over every registered measure is in tests/test_feature_contract.py."""
+contract over every registered measure is in tests/features/test_feature_contract.py."""
 from __future__ import annotations
 
 import math
