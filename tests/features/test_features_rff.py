@@ -12,6 +12,7 @@ from hypothesis.extra import numpy as hnp
 
 from varlab import kernels, spectral
 from varlab.features import RFF
+from varlab.theory import stationary_kernel, stationary_kernels
 from varlab.features._base import NotFittedError
 from varlab.features.samplers import IID, Sampler
 
@@ -477,3 +478,20 @@ def test_paired_components_are_the_cosines_and_sines_whose_products_average_to_t
     products = values[0, :64] * values[1, :64] + values[0, 64:] * values[1, 64:]
     np.testing.assert_allclose(products.mean(), rff.kernel_estimate(X)[0, 1], rtol=1e-12)
     np.testing.assert_allclose(rff.transform(X), values / math.sqrt(64), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize("kernel", list(stationary_kernels()))
+def test_gamma_range_is_where_the_frequencies_are_finite(kernel):
+    """Issue 31: RFF refused gamma below 3.6e-307 for the new kernels (a lengthscale bound of the
+    measures with no reason). Every gamma whose frequencies are finite float64 works (down to the
+    subnormals for the 1/sqrt(gamma) lengthscales); beyond that the refusal names the bound and why."""
+    X = np.random.default_rng(0).standard_normal((3, 2))
+    factor, power = stationary_kernel(kernel).gamma
+    for gamma in (1e-307, 1e-300, 1e-100, 1e100):
+        features = RFF(n_components=8, kernel=kernel, gamma=gamma, random_state=0).fit_transform(X)
+        assert np.all(np.isfinite(features)), gamma
+    if power == 1:                      # frequencies grow as gamma: finite up to 1.8e308 / 64
+        with pytest.raises(ValueError, match="overflow float64 beyond gamma = 2.81e"):
+            RFF(n_components=8, kernel=kernel, gamma=1e307, random_state=0).fit(X)
+    else:                               # as sqrt(gamma): every finite gamma
+        assert np.all(np.isfinite(RFF(n_components=8, kernel=kernel, gamma=1e307, random_state=0).fit_transform(X)))
