@@ -1,10 +1,13 @@
-"""Kernels beyond the Gaussian and the variance of paired and random-phase random Fourier features.
+"""The built-in stationary kernels, declared once each (``StationaryKernel``, module
+``stationary_registry``), and the variance of paired and random-phase random Fourier features of
+any registered kernel.
 
-Kernels (distance r in units of the lengthscale; ``varlab.spectral.stationary`` holds their
-spectral measures): the exponential / Matern-1/2 exp(-r), which is also the Laplacian
-exp(-gamma ||z||_1) with r = gamma ||z||_1; Matern 3/2 (1 + a) e^{-a}, a = sqrt(3) r; Matern 5/2
-(1 + a + a^2/3) e^{-a}, a = sqrt(5) r (Rasmussen and Williams 2006, Eq. 4.17); and the Cauchy
-kernel 1 / (1 + r^2).
+Kernels (distance r in units of the lengthscale; ``varlab.spectral`` holds their spectral
+measures): the Gaussian exp(-r^2/2); the exponential / Matern-1/2 exp(-r), whose profile the
+Laplacian exp(-gamma ||z||_1) shares with r = gamma ||z||_1; Matern 3/2 (1 + a) e^{-a}, a =
+sqrt(3) r; Matern 5/2 (1 + a + a^2/3) e^{-a}, a = sqrt(5) r (Rasmussen and Williams 2006, Eq.
+4.17); the Cauchy kernel 1 / (1 + r^2); the rational quadratic (1 + r^2/4)^-2 (their Eq. 4.19,
+alpha = 2).
 
 Two unbiased estimators of k(z) from a frequency w of the spectral measure (Sutherland and
 Schneider 2015, "On the error of random Fourier features", Sec. 2):
@@ -63,7 +66,7 @@ from .stationary_registry import (GammaMixing, InverseGammaMixing, PointMixing, 
 __all__ = ["exponential_kernel", "matern32_kernel", "matern52_kernel", "cauchy_kernel",
            "exponential_paired_variance", "exponential_phase_variance", "matern32_paired_variance",
            "matern32_phase_variance", "matern52_paired_variance", "matern52_phase_variance",
-           "cauchy_paired_variance", "cauchy_phase_variance", "paired_variance_of", "phase_variance_of",
+           "cauchy_paired_variance", "cauchy_phase_variance",
            "equal_width_ratio", "kernel_value", "paired_variance", "radial_pair_covariance",
            "radial_pair_covariance_mp", "orf_variance"]
 
@@ -153,13 +156,10 @@ def _paired_cauchy(distance):
 
 
 def _paired_rational_quadratic(distance):
-    def polynomial(x, coefficients):
-        return np.polyval(coefficients, x)
-
     return _near_far(0.25 * np.square(distance),
-                     lambda w: (w * w * polynomial(w, (8.0, 36.0, 65.0, 60.0, 14.0))
+                     lambda w: (w * w * np.polyval((8.0, 36.0, 65.0, 60.0, 14.0), w)
                                 / (np.square(np.square(1.0 + w)) * np.square(1.0 + 4.0 * w))),
-                     lambda v: (polynomial(v, (14.0, 60.0, 65.0, 36.0, 8.0))
+                     lambda v: (np.polyval((14.0, 60.0, 65.0, 36.0, 8.0), v)
                                 / (np.square(np.square(v + 1.0)) * np.square(v + 4.0))))
 
 
