@@ -125,12 +125,20 @@ def test_the_engine_agrees_with_the_orf_theory(name):
                      dimension=3, distance=(0.5, 1.5), kernel=name, sampler="orthogonal", features="paired")
 
 
+#: the mpmath reference's accuracy: its polar integral takes [32, inf) in one piece, where the
+#: integrand oscillates with the norm density's tail; the exponential kernel's t^-2 tail leaves it
+#: 1.6e-5 relative from the quadrature (d = 3, r = 1: -0.0289323775 against -0.0289328050), whose
+#: own convergence there is 2e-9 (96 against 200 nodes) and whose mixing rule gives k(1) to 1e-12;
+#: the kernels with lighter tails agree to 1e-7 or better
+MP_REFERENCE_RELATIVE = {"exponential": 2e-5}
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", RADIAL)
 def test_the_orf_quadrature_matches_its_mpmath_reference(name):
     value = stationary.radial_pair_covariance(name, 3, 1.0)
     reference = stationary.radial_pair_covariance_mp(name, 3, 1.0, dps=10)
-    assert value == pytest.approx(float(reference), rel=1e-6, abs=1e-10)
+    assert value == pytest.approx(float(reference), rel=MP_REFERENCE_RELATIVE.get(name, 1e-6), abs=1e-10)
 
 
 @pytest.mark.parametrize("name", RADIAL)

@@ -329,8 +329,8 @@ def radial_pair_covariance(kernel: str, dimension: int, distance, nodes: int = 9
     norms from the radial law) of ``kernel`` in R^``dimension``, at r = ``distance`` (lengthscale
     1): varlab's three-dimensional Gauss quadrature (module docstring). The Gaussian gives
     ``orthogonal.pair_covariance``. Convergence (96 against 200 nodes per mixing
-    variable, r <= 3, d <= 64): about 3e-8 absolute for the exponential kernel, 1e-12 for Matern
-    3/2, 5/2 and the Cauchy kernel; checked against :func:`radial_pair_covariance_mp` and the
+    variable, r <= 3, d <= 64): about 2e-9 absolute for the exponential kernel, 1e-12 for Matern
+    3/2, 5/2, the Cauchy and rational quadratic kernels; checked against :func:`radial_pair_covariance_mp` and the
     engine in tests/theory/test_stationary.py. Beyond d = 100 a mixture's confluent function comes from
     its expansion in 1/d (``_large_dimension_covariance``; the Gaussian's one point keeps
     ``orthogonal._confluent``), so every dimension up to 1e12 and beyond takes well under a
