@@ -61,7 +61,7 @@ EFFECT = 0.05
 
 # --- i.i.d. frequencies: paired and random phase, at an equal output width -------------------------
 
-#: d = 4 and |z| = 0.5, 1 (at |z| = 2 pairs win by 1% to 4% only, below what 20,000 repetitions resolve)
+#: d = 4 and |z| = 0.5, 1 (at |z| = 2 pairs win by 0.9% to 4.4% only, below what 20,000 repetitions resolve)
 IID_GRID = dict(dimension=4, distance=(0.5, 1.0))
 #: an output width D = 16: 8 paired frequencies or 16 random-phase ones
 WIDTH = 16
@@ -167,7 +167,7 @@ Ordering(id="varlab.beyond.pairs_beat_phase.simulated", source=f"varlab, from {S
                    f"the simulated variance of paired features is below that of random phase for the {len(KERNELS)} "
                    "kernels (d = 4, |z| = 0.5, 1).",
          note="Effect size 5% of random phase's exact variance at that width; the exact ratios at these points are "
-              "0.05 to 0.93 (largest for the exponential kernel at |z| = 1).",
+              "0.093 to 0.927 (largest for the exponential and Laplacian kernels at |z| = 1).",
          derived_by_varlab=True, lower=PAIRED, upper=PHASE, statistic="variance", effect_size=EFFECT,
          scale=phase_at_equal_width, strict=True)
 
@@ -231,7 +231,7 @@ Ordering(id="varlab.beyond.fastfood.variance", source=f"varlab, from {LSS2013}",
          statement="Fastfood's variance is above that of i.i.d. RFF with as many frequencies (it does not reduce "
                    "the variance as ORF does): for the four kernels at d = 16, k = p = 32, |z| = 1, 2.",
          note="Effect size 5% of the i.i.d. variance. The rows of a Fastfood block share G and Pi and are "
-              "not independent; measured ratios Var(Fastfood)/Var(iid) are 1.07 to 1.9 here, nearer 1 for "
+              "not independent; measured ratios Var(Fastfood)/Var(iid) are 1.10 to 1.78 here, nearer 1 for "
               "heavy-tailed kernels and large |z|.",
          derived_by_varlab=True, lower=iid_variance, upper=FASTFOOD, statistic="variance", effect_size=EFFECT,
          scale=iid_variance, strict=True)
@@ -326,6 +326,7 @@ fastfood_above(
               "chi norms), both simulated with k = p frequencies, at d = 16, 64, 256 and |z| = 0.5, 1, 2: of the two "
               "Walsh-Hadamard constructions, SORF's orthogonal rows give the lower variance.",
     note="Effect size 5% of Var(iid), in whose units both sides are compared. Measured Var(SORF)/Var(iid): 0.015 to "
-         "0.24 at |z| <= 1, 0.69 to 0.78 at |z| = 2 (within 0.1 of ORF's exact value). Not at every |z|: at |z| = 5 "
+         "0.24 at |z| <= 1, 0.69 to 0.78 at |z| = 2 (0.002 to 0.105 above ORF's exact value, the most at "
+         "d = 16). Not at every |z|: at |z| = 5 "
          "SORF's discrete directions, the source of its bias there, raise its variance to 1.26 Var(iid) at d = 16 "
          "against Fastfood's 1.00 (an exploration at 20,000 repetitions).")

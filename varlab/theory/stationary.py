@@ -29,18 +29,23 @@ cancellation through the regularised incomplete gamma function P(s, x) = ``scipy
 
 * exponential (and Laplacian): V = (1 - e^{-2r}) / 2 = P(1, 2r) / 2;
 * Matern 3/2: V = P(3, 2a) / 2; Matern 5/2: V = (P(4, 2a) - e^{-2a} (2a)^4 / 72) / 2;
-* Cauchy: V = u^2 (5 + 2u) / ((1 + 4u) (1 + u)^2), u = r^2.
+* Cauchy: V = u^2 (5 + 2u) / ((1 + 4u) (1 + u)^2), u = r^2;
+* rational quadratic: V = u^2 (8u^4 + 36u^3 + 65u^2 + 60u + 14) / ((1 + u)^4 (1 + 4u)^2), u = r^2/4
+  (sympy's factorisation: positive coefficients, no cancellation; in 1/u beyond u = 1).
 
 Orthogonal frequencies (rows of S Q with norms from the radial law; 004 "Theorem 5", varlab's
 derivation in ``orthogonal``): two rows of a block have covariance C = E Omega_d(sqrt(R1^2 + R2^2)
-r) - k(r)^2. :func:`radial_pair_covariance` computes C for the exponential, Matern and Cauchy
-kernels (Gaussian scale mixtures w = sqrt(A) g, g ~ N(0, I)): R_i^2 = A_i T^2 B_i with T ~ chi_{2d},
+r) - k(r)^2. :func:`radial_pair_covariance` computes C for every registered radial kernel (a
+Gaussian scale mixture w = sqrt(A) g, g ~ N(0, I)): R_i^2 = A_i T^2 B_i with T ~ chi_{2d},
 (B, 1 - B) ~ Beta(d/2, d/2), so (varlab) C = E_{A1, A2, B}[c(r^2 Q / 2) + e^{-r^2 (A1 + A2)/2} 2
 sinh^2(r^2 (A1 - A2)(B - 1/2) / 2)] with Q = A1 B + A2 (1 - B) and c(x) = 1F1(d; d/2; -x) - e^{-2x}
-(the Gaussian covariance, ``orthogonal._confluent``), by Gauss quadrature exact for the laws'
-weights (generalised Gauss-Laguerre in 1/A for the Matern inverse-gamma A, Gauss-Laguerre for the
-Cauchy kernel's exponential A, Gauss-Jacobi for B). :func:`radial_pair_covariance_mp` is an
-independent mpmath reference (the double integral over R1, R2 of Omega_d).
+(the Gaussian covariance, ``orthogonal._confluent``), by the mixing law's rule
+(``StationaryKernel.mixing.nodes``: an exp-sinh trapezoid rule in G for the Matern kernels' A =
+nu / G, G ~ Gamma(nu); generalised Gauss-Laguerre for the gamma-distributed A of the Cauchy and
+rational quadratic kernels) and Gauss's rule for Beta(d/2, d/2) (Golub-Welsch).
+:func:`radial_pair_covariance_mp` is an independent mpmath reference: the double integral over the
+two norms R1, R2 of Omega_d, with the norms' densities from the spectral densities (no mixing law,
+no Beta variable, no 1F1).
 
 >>> round(exponential_paired_variance(distance=1.0), 12)
 0.432332358382
