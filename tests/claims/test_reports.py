@@ -136,3 +136,19 @@ def test_claim_matches_the_committed_report_at_the_committed_budget(claim_id):
 ])
 def test_summaries_are_compared_to_their_printed_precision_or_five_percent(new, old, same):
     assert (text_differences(new, old, "unit") == []) == same
+
+
+@pytest.mark.parametrize("directory", [REPORTS, Path(__file__).resolve().parents[1] / "reports"],
+                         ids=["quick", "test"])
+def test_each_headline_counts_the_papers_claims_apart_from_varlabs_own(directory):
+    """Issue 34: a report's first line never mixes the papers' claims with varlab's own; it is
+    what report.json's records give."""
+    from varlab.claims.report import headline
+    from varlab.testing.verdict import Verdict
+
+    for report in sorted(directory.glob("*/report.json")):
+        records = [Verdict.from_json(record) for record in json.loads(report.read_text())["claims"]]
+        text = (report.parent / "report.md").read_text()
+        assert f"**{headline(records)}.**" in text, report
+        if any(r.derived_by_varlab for r in records) and not all(r.derived_by_varlab for r in records):
+            assert "the paper's" in headline(records) and "varlab's own" in headline(records)

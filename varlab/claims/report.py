@@ -12,7 +12,7 @@ from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
 from ..testing.verdict import Verdict, format_number
 from .budget import Budget
 
-__all__ = ["write_report", "rewrite_report", "OUTCOME_ORDER"]
+__all__ = ["write_report", "rewrite_report", "headline", "OUTCOME_ORDER"]
 
 #: the order of the summary: what needs a reader's attention first
 OUTCOME_ORDER = (CONTRADICTED, INCONCLUSIVE, CONFIRMED)
@@ -22,8 +22,31 @@ RULES = ("Outcomes: **confirmed** = no significant departure from the statement 
          "largest standard error) no coarser than the tolerance the statement cares about; "
          "**contradicted** = a departure significantly beyond the tolerance, or an exact "
          "computation that fails; **inconclusive** = neither (the reason says what budget would "
-         "resolve it). Significance: |z| > 4.5 for the engine's standard errors, the matching t "
-         "quantile for a standard error from few independent trials.")
+         "resolve it). Significance: |z| beyond the t quantile of the repetitions (or independent "
+         "trials) a standard error rests on, at the two-sided tail of 4.5 standard deviations "
+         "(4.5 for large samples; 5.04 at 50).")
+
+
+def headline(verdicts: Sequence[Verdict]) -> str:
+    """The count of outcomes, the papers' claims apart from varlab's own (issue 34).
+
+    Examples
+    --------
+    >>> from varlab.claims import Verdict
+    >>> make = lambda outcome, own: Verdict(id="x", source="", quote="", statement="", outcome=outcome,
+    ...                                     method="exact", resolution=0.0, tolerance=0.0, units="exact",
+    ...                                     reason="", budget="doc", derived_by_varlab=own)
+    >>> headline([make("confirmed", False), make("contradicted", True), make("inconclusive", False)])
+    "3 claims: the paper's 2 (1 confirmed, 0 contradicted, 1 inconclusive); varlab's own 1 (0 confirmed, 1 contradicted, 0 inconclusive)"
+    """
+    def counts(group):
+        return ", ".join(f"{sum(v.outcome == name for v in group)} {name}" for name in OUTCOMES)
+
+    papers = [v for v in verdicts if not v.derived_by_varlab]
+    own = [v for v in verdicts if v.derived_by_varlab]
+    parts = ([f"the paper's {len(papers)} ({counts(papers)})"] if papers else []) + (
+        [f"varlab's own {len(own)} ({counts(own)})"] if own else [])
+    return f"{len(verdicts)} claims: " + "; ".join(parts)
 
 
 def _short(text: str, limit: int = 110) -> str:
@@ -76,12 +99,11 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
                "claims": [verdict.to_json() for verdict in verdicts]}
     (directory / "report.json").write_text(json.dumps(payload, indent=1) + "\n")
     ordered = sorted(verdicts, key=lambda v: OUTCOME_ORDER.index(v.outcome))
-    counts = ", ".join(f"{sum(v.outcome == name for v in verdicts)} {name}" for name in OUTCOMES)
     lines = [f"# {title}", "",
              f"Budget `{budget.name}`: {budget.n_repetitions:,} repetitions per simulated point "
              f"(a claim that runs at a part of it, or over trials, says so), random_state "
              f"{budget.random_state} (each claim's seed is derived from it and the claim's id).",
-             "", RULES, "", f"**{len(verdicts)} claims: {counts}.** Per-point data: "
+             "", RULES, "", f"**{headline(verdicts)}.** Per-point data: "
              f"`points.md`, beside this file.", "",
              "| claim | the paper's words | outcome | reason |", "|---|---|---|---|"]
     for v in ordered:
