@@ -13,7 +13,9 @@ but each row alone is Gaussian: row i is g^T Pi H B with g_l = H_il G_l i.i.d. N
 Pi H B orthogonal, so its direction (cut to d or not) is uniform and independent of its norm, and
 the estimator is unbiased for every radial kernel (varlab's argument; measured by the engine,
 models ``fastfood`` and ``stationary_rff`` with ``sampler="fastfood"``). The variance is measured
-only (claims ``varlab.beyond.fastfood.*``: about 1.3 to 2 times i.i.d. RFF's for the Gaussian).
+only (claims ``varlab.beyond.fastfood.*``: about 1.3 to 2 times i.i.d. RFF's for the Gaussian
+with z along (1, ..., 1); it depends on z's direction: for d = p and z along a coordinate axis the
+projections have ORF's law, and so the variance).
 
 ``Fastfood.factored`` returns the draw with its factors (:class:`FastfoodFactors`), whose
 ``product`` gives X W^T by two fast Walsh-Hadamard transforms per block, a gather and two
