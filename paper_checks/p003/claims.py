@@ -116,13 +116,13 @@ COR1_CV = Simulation("003.cor1.eq12", "", "mm_cv2", COR1_K, COR1_GRID)
 Agreement(
     id="003.cor1.eq12", source="003, Cor. 1, Eq. (12)",
     quote="V_CV* = V_MC (1 - rho1^2 - 1/2 rho2^2)",
-    statement="The variance of the control-variate estimator with the optimal coefficients, "
-              "divided by V_MC, equals 1 - rho1^2 - rho2^2 / 2 within "
-              f"{VARIANCE_TOLERANCE} (in units of V_MC), at s in {COR1_S}, m in {COR1_K}.",
-    note="The tolerance is absolute on the reduction factor: at s = 0.25 the factor is about "
-         "1e-3, where a relative tolerance would need a budget no run has.",
+    statement="The variance of the control-variate estimator with the optimal coefficients equals "
+              f"V_MC (1 - rho1^2 - rho2^2 / 2) within {VARIANCE_TOLERANCE:.0%} of itself, at s in {COR1_S}, m in "
+              f"{COR1_K}.",
+    note="Relative to V_CV* itself (issue 34: in units of V_MC, a tolerance of 0.05 let the points where the "
+         "reduction factor is 6.4e-4 (s = 0.25) and 9.8e-3 (s = 0.5) pass whatever the variance).",
     model=COR1_CV, theory=per_sample(theory.cv_optimal_variance, count="m"), statistic="variance",
-    tolerance=VARIANCE_TOLERANCE, relative=False, scale=per_sample(theory.mc_variance, count="m"))
+    tolerance=VARIANCE_TOLERANCE)
 
 
 def _cor1_rho():
