@@ -2,6 +2,7 @@
 outcomes. The user's model and formula live in a file written to pytest's tmp_path, outside the
 repository, and imported from there (no edit to varlab)."""
 import importlib.util
+import math
 import sys
 from pathlib import Path
 
@@ -114,8 +115,15 @@ def test_small_budget_inconclusive_with_the_budget_that_resolves_it(user):
     assert verdict.outcome == INCONCLUSIVE, verdict
     assert verdict.resolution > verdict.tolerance
     needed = verdict.n_repetitions_needed
-    assert needed == pytest.approx(2_000 * (verdict.resolution / 0.05) ** 2, abs=1)
-    assert f"2,000 repetitions ({needed:,} would resolve it)" in str(verdict)
+    # issue 34: the budget that decides, the smaller of the one that confirms (every point's
+    # |departure| + t SE down to the tolerance) and the one that contradicts at its most advanced point
+    t, tolerance = verdict.threshold, 0.05
+    departures = [(abs(row["estimate"] / row["theory"] - 1), t * row["SE"] / row["theory"]) for row in verdict.rows]
+    confirm = max((spread / (tolerance - d)) ** 2 if d < tolerance else math.inf for d, spread in departures)
+    contradict = min((spread / (d - tolerance)) ** 2 if d > tolerance else math.inf for d, spread in departures)
+    assert needed == pytest.approx(2_000 * min(confirm, contradict), rel=1e-9, abs=1)
+    way = "confirm" if confirm < contradict else "contradict"
+    assert f"2,000 repetitions ({needed:,} would resolve it)" in str(verdict) and f"(to {way}," in verdict.reason
     again = check_agreement(user.AntitheticRFF(), user.variance, n_repetitions=needed, **AGREEMENT)
     assert again.outcome == CONFIRMED, again
 
@@ -275,10 +283,15 @@ def test_an_astronomical_budget_is_a_verdict_not_an_overflow():
     budget factor ~1e346 (its square overflowed a Python float: OverflowError)."""
     from varlab.theory import rff
 
+    from varlab.testing.decision import decide_agreement
+
     verdict = check_agreement("rff", rff.mean, statistic="mean", k=[1], n_repetitions=100,
                               random_state=0, tolerance=0.1, rho=-1.0, gamma=200.0)
-    assert verdict.outcome == "inconclusive" and verdict.n_repetitions_needed is None
-    assert "more than 1e308 times the budget" in verdict.reason
+    assert verdict.outcome == "inconclusive", verdict      # decided by contradiction's budget now
+    # a budget beyond float64 is said in words, not raised
+    decision = decide_agreement(estimate=[1.0], reference=[1.0], error=[1e200], threshold=4.5, tolerance=1e-200)
+    assert decision.outcome == "inconclusive" and decision.budget_factor == float("inf")
+    assert "more than 1e308 times the budget" in decision.reason
 
 
 @pytest.mark.parametrize("labels", [["a"], ["a", "b", "c"]])

@@ -101,8 +101,8 @@ def assert_agreement(model, theory, **arguments) -> Verdict:
     Traceback (most recent call last):
     ...
     AssertionError: inconclusive: the mean of rff equals rff.mean (within relative tolerance 0.01)
-    mean of rff: resolution 0.139 vs tolerance 0.01, max |z| = 2.48 at rho = 0.5, gamma = 1, k = 10; about 193x the budget would resolve it
-    resolution 0.139 (relative), tolerance 0.01, threshold |z| <= 4.62, 200 repetitions (38,525 would resolve it)
+    mean of rff: resolution 0.139 vs tolerance 0.01, max |z| = 2.48; about 4.63x the budget would resolve it (to contradict, set at rho = 0.5, gamma = 1, k = 10)
+    resolution 0.139 (relative), tolerance 0.01, threshold |z| <= 4.62, 200 repetitions (927 would resolve it)
     rho  gamma   k    theory  estimate         SE         z
     0.5      1  10  0.606531  0.561353  0.0182088  -2.48111
     """

@@ -111,12 +111,16 @@ class _Rule:
         return f" (threshold: t quantile {span}, few independent trials)"
 
     def budget_text(self):
-        """For standard errors from few trials: the budget factor in trials (the fewest cell's)."""
+        """For standard errors from few trials: the budget factor in trials, from the trials of the
+        cell that sets it (issue 34: not the fewest cell's)."""
         if not self.trials:
             return None
-        n_trials = int(np.min(self.n))
-        return lambda factor: (f"about {trials_needed(n_trials, factor):,} trials (now {n_trials}) "
-                               f"would resolve it")
+
+        def text(factor, index):
+            n_trials = int(self.n[index])
+            return f"about {trials_needed(n_trials, factor):,} trials (now {n_trials}) would resolve it"
+
+        return text
 
     def fields(self) -> dict:
         return dict(method=self.method, threshold=float(np.max(self.threshold)),

@@ -86,11 +86,24 @@ def _validated(tolerance: float, name: str, values, error, threshold, labels) ->
                          f"{int(np.flatnonzero(bad)[0])})")
 
 
-def _budget_factor(factors) -> float | None:
-    """The square of the largest factor (at least 1): None where a factor is infinite (no budget
-    resolves the check), inf where only the square exceeds float64 (astronomically large)."""
-    largest = max(float(np.max(factors)), 1.0)
-    return None if not math.isfinite(largest) else largest * largest   # inf, not OverflowError
+def _budget_factor(confirm, contradict) -> tuple[float | None, int | None, str]:
+    """The budget factor that decides the check, the point that sets it and which way: the smaller
+    of the factor that confirms it (every point's requirement met: ``confirm`` holds one ratio of
+    standard errors per point, NaN where the point cannot be confirmed) and the factor that
+    contradicts it at its most advanced point (``contradict``: NaN where a point cannot be
+    contradicted); a standard error falls as 1/sqrt(n), so a factor is the square of a ratio.
+    None where no budget decides; inf where the ratio or its square exceeds float64."""
+    confirm, contradict = np.asarray(confirm, dtype=float), np.asarray(contradict, dtype=float)
+    ways = []
+    if not np.isnan(confirm).any():
+        ways.append((float(np.max(confirm)), int(np.argmax(confirm)), "confirm"))
+    if not np.isnan(contradict).all():
+        ways.append((float(np.nanmin(contradict)), int(np.nanargmin(contradict)), "contradict"))
+    if not ways:
+        return None, None, ""
+    ratio, index, way = min(ways)
+    ratio = max(ratio, 1.0)
+    return ratio * ratio, index, way            # inf, not OverflowError, beyond float64
 
 
 def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
@@ -126,7 +139,7 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     >>> decision = decide_agreement(estimate=[0.5, 1.0], reference=[0.5, 1.0], error=[0.02, 0.04],
     ...                             threshold=4.5, tolerance=0.05, relative=True, n_repetitions=1000)
     >>> decision.outcome, decision.reason
-    ('inconclusive', 'resolution 0.18 vs tolerance 0.05, max |z| = 0.00; about 12,960 repetitions would resolve it')
+    ('inconclusive', 'resolution 0.18 vs tolerance 0.05, max |z| = 0.00; about 12,960 repetitions would resolve it (to confirm)')
     """
     estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
     _validated(tolerance, "tolerance", (estimate, reference), error, threshold, labels)
@@ -160,16 +173,15 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
                         f"{units}departure {departure[worst]:+.3g}{_at(labels, worst)} (z = "
                         f"{z[worst]:.1f}): beyond the tolerance {tolerance:.3g} by "
                         f"{beyond[worst]:.1f} SE")
-    factors = [resolution / tolerance] + [
-        t * e / abs(tolerance - d) if d != tolerance else np.inf
-        for d, e, t, ok in zip(size, error, threshold, agrees) if not ok]
-    factor = _budget_factor(factors)
-    worst = int(np.argmax(np.abs(z) / threshold) if agrees.all() else
-                np.argmax(np.where(agrees, -np.inf, np.abs(z) / threshold)))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        confirm = np.where(size < tolerance, threshold * error / (tolerance - size), np.nan)
+        contradict = np.where(size > tolerance, threshold * error / (size - tolerance), np.nan)
+    factor, index, way = _budget_factor(confirm, contradict)
+    worst = index if index is not None else int(np.argmax(np.abs(z) / threshold))
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
                     f"resolution {resolution:.3g} vs tolerance {tolerance:.3g}, max |z| = "
-                    f"{abs(z[worst]):.2f}{_at(labels, worst)}; " +
-                    _needed(factor, n_repetitions, "a departure equal to the tolerance",
+                    f"{float(np.max(np.abs(z))):.2f}; " +
+                    _needed(factor, index, way, labels, n_repetitions, "a departure equal to the tolerance",
                             describe_budget))
 
 
@@ -224,39 +236,42 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
         return Decision(CONTRADICTED, resolution, z, worst, None,
                         f"A - B = {-difference[worst]:+.3g}{_at(labels, worst)}: beyond the "
                         f"effect size {effect_size:.3g} by {beyond[worst]:.1f} SE")
-    factors = [resolution / effect_size]
-    for zz, d, e, t, ok in zip(z, difference, error, threshold, holds):
-        if ok:
-            continue
-        if strict and d > 0:
-            factors.append(t / zz if zz > 0 else np.inf)      # zz = 0: an unknown (infinite) SE
-        elif -d != effect_size and (not strict or -d > effect_size):
-            factors.append(t * e / abs(-d - effect_size))
-        else:
-            factors.append(np.inf)
-    factor = _budget_factor(factors)
-    worst = int(np.argmin(z / threshold) if holds.all() else
-                np.argmin(np.where(holds, np.inf, z / threshold)))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if strict:                              # every point seen above: D > t s
+            confirm = np.where(difference > 0, threshold * error / difference, np.nan)
+        else:                                   # every point shown above -e: D + e >= t s
+            confirm = np.where(difference >= 0, 0.0,
+                               np.where(difference > -effect_size, threshold * error / (difference + effect_size),
+                                        np.nan))
+        confirm = np.fmax(confirm, threshold * error / effect_size) * np.where(np.isnan(confirm), np.nan, 1.0)
+        contradict = np.where(-difference > effect_size, threshold * error / (-difference - effect_size), np.nan)
+    factor, index, way = _budget_factor(confirm, contradict)
+    worst = index if index is not None else int(np.argmin(z / threshold))
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
                     f"resolution {resolution:.3g} vs effect size {effect_size:.3g}, smallest z of "
-                    f"B - A = {z[worst]:.2f}{_at(labels, worst)}; " +
-                    _needed(factor, n_repetitions, "somewhere A is not below B, by less than the "
-                                                   "effect size", describe_budget))
+                    f"B - A = {float(np.min(z)):.2f}; " +
+                    _needed(factor, index, way, labels, n_repetitions, "somewhere A is not below B, by less than "
+                                                                       "the effect size", describe_budget))
 
 
 def _at(labels, index: int, before: str = "at ", after: str = "") -> str:
     return "" if labels is None else f" {before}{labels[index]}{after}"
 
 
-def _needed(factor, n_repetitions, why_never: str, describe_budget=None) -> str:
+def _needed(factor, index, way: str, labels, n_repetitions, why_never: str, describe_budget=None) -> str:
+    """What budget decides the check, and where: ``n_repetitions`` (a number, or one per point:
+    the deciding point's) or ``describe_budget(factor, index)`` (e.g. trials of the deciding cell)."""
     if factor is None:
         return f"{why_never}: no budget resolves it (is the tolerance what the statement means?)"
+    where = f" (to {way}" + ("" if labels is None else f", set at {labels[index]}") + ")"
     if math.isinf(factor):
-        return "more than 1e308 times the budget would be needed to resolve it"
+        return f"more than 1e308 times the budget would be needed to resolve it{where}"
     if describe_budget is not None:
-        return describe_budget(factor)
+        return describe_budget(factor, index) + where
     if n_repetitions is None:
-        return f"about {factor:.3g}x the budget would resolve it"
-    needed = n_repetitions * factor
-    return (f"about {int(math.ceil(needed)):,} repetitions would resolve it" if needed < 1e15 else
-            f"about {needed:.3g} repetitions would resolve it (beyond any simulation)")
+        return f"about {factor:.3g}x the budget would resolve it{where}"
+    n = float(np.broadcast_to(np.asarray(n_repetitions, dtype=float), (index + 1,))[index]) \
+        if np.ndim(n_repetitions) else float(n_repetitions)
+    needed = n * factor
+    return (f"about {int(math.ceil(needed)):,} repetitions would resolve it{where}" if needed < 1e15 else
+            f"about {needed:.3g} repetitions would resolve it (beyond any simulation){where}")
