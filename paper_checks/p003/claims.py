@@ -527,7 +527,8 @@ FEWER_S = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 
 def _fewer_features():
     """For m in {d + 1, 4(d + 1), 4096}: the smallest m' >= d + 1 on FEWER_GRID with
-    MSE_MM(m') <= V_MC(m) (exact law, divisor m - 1); holds if m' <= (1 + EXCESS) m everywhere."""
+    MSE_MM(m') <= V_MC(m) (exact law, divisor m - 1); holds if m' <= m everywhere (a count of
+    features: "fewer" admits no tolerance)."""
     rows = []
     mses = {s: theory.mm_moments(s, FEWER_GRID, "m-1")["mse"] for s in FEWER_S}
     for d in BEAT_D:
@@ -537,12 +538,9 @@ def _fewer_features():
                 rows.append(dict(d=d, s=s, m_mc=m, m_mm_needed=needed,
                                  mse_ratio_at_m=float(theory.mm_moments(s, m, "m-1")["mse"]
                                                       / theory.mc_variance(scaled_distance=s, m=m))))
-    bad = [row for row in rows if row["m_mm_needed"] is None
-           or row["m_mm_needed"] > (1 + EXCESS) * row["m_mc"]]
-    fewer = sum(row["m_mm_needed"] is not None and row["m_mm_needed"] <= row["m_mc"] for row in rows)
+    bad = [row for row in rows if row["m_mm_needed"] is None or row["m_mm_needed"] > row["m_mc"]]
     reason = (f"exact law at s in {FEWER_S}, d in {BEAT_D}, m in {{d+1, 4(d+1), 4096}}: MM needs at "
-              f"most m features at {fewer} of {len(rows)} points; more than {1 + EXCESS:g} m at "
-              f"{len(bad)}")
+              f"most m features at {len(rows) - len(bad)} of {len(rows)} points, more at {len(bad)}")
     if bad:
         worst = max(bad, key=lambda row: row["mse_ratio_at_m"])
         reason += (f" (s >= {min(row['s'] for row in bad):g}, m <= {max(row['m_mc'] for row in bad)}; "
@@ -557,13 +555,14 @@ Identity(
     id="003.fewer_features", source="003, Sec. 1 and Sec. 5",
     quote="the new method demands fewer features than the standard Monte Carlo method in any "
           "dimensions to achieve the same approximation accuracy",
-    statement="To match MC's MSE with m features, MM needs no more than m features (at most "
-              f"{1 + EXCESS:g} m: the tolerance), in any dimension: exact law (divisor m - 1) at d in "
-              f"{BEAT_D}, s in {FEWER_S}, m in {{d + 1, 4(d + 1), 4096}} (m' >= d + 1, as MM requires).",
-    note="The paper proves an asymptotic statement (Cor. 1-2); varlab tests its words at finite m. "
-         f"The tolerance: {EXCESS:.0%} more features (about {EXCESS:.0%} more MSE); m' = m counts "
-         "as 'fewer', since at m = d + 1 MM cannot use fewer.",
-    compute=_fewer_features, tolerance=EXCESS, error=0.0, units="relative excess of features")
+    statement="To match MC's MSE with m features, MM needs no more than m features (m' <= m: a count of "
+              "features admits no tolerance, one more feature is more), in any dimension: exact law (divisor "
+              f"m - 1) at d in {BEAT_D}, s in {FEWER_S}, m in {{d + 1, 4(d + 1), 4096}} (m' >= d + 1, as MM "
+              "requires).",
+    note="The paper proves an asymptotic statement (Cor. 1-2); varlab tests its words at finite m. m' = m "
+         "counts as 'fewer', since at m = d + 1 MM cannot use fewer. (Until issue 34 the statement allowed "
+         f"{1 + EXCESS:g} m, which no count below m = 20 can use.)",
+    compute=_fewer_features, tolerance=0.0, error=0.0, units="features")
 
 
 FEWER_PHASE_SIMULATED = dict(d=5, m=(16, 64, 256))
