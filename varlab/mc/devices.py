@@ -51,9 +51,9 @@ def _cuda() -> Device:
     try:
         count = cupy.cuda.runtime.getDeviceCount()
     except cupy.cuda.runtime.CUDARuntimeError as error:
-        raise RuntimeError(f"device='cuda': CuPy finds no usable CUDA device ({error})") from None
+        raise OSError(f"device='cuda': CuPy finds no usable CUDA device ({error})") from None
     if count == 0:
-        raise RuntimeError("device='cuda': CuPy finds no CUDA device")
+        raise OSError("device='cuda': CuPy finds no CUDA device")
     return Device("cuda", cupy, cupy.random.default_rng, cupy.asnumpy)
 
 
