@@ -4,6 +4,7 @@ every other model refuses device="cuda" with its one-line reason; the CuPy path 
 only where CUDA is.
 """
 import contextlib
+import dataclasses
 import re
 import sys
 
@@ -113,7 +114,8 @@ def test_gpu_model_computes_only_through_the_device(name):
     point, k = point_and_k(cls)
     result, xp_names, generator_names = run_on_recording_device(cls(), point, k)
     assert xp_names and generator_names                  # it really used the device's xp and rng
-    assert result == simulate(name, k=k, n_repetitions=100, random_state=11, **point)
+    cpu = simulate(name, k=k, n_repetitions=100, random_state=11, **point)
+    assert result.device == "recording" and result == dataclasses.replace(cpu, device="recording")
 
 
 class PlantedNumpy(Model):
@@ -198,7 +200,7 @@ def test_cuda_is_reproducible_and_agrees_with_cpu(name):
     point, _ = point_and_k(model_class(name))
     kw = dict(k=[1, 10, 100], n_repetitions=20_000, random_state=0, **point)
     cuda = simulate(name, device="cuda", **kw)
-    assert cuda == simulate(name, device="cuda", **kw)
+    assert cuda.device == "cuda" and cuda == simulate(name, device="cuda", **kw)
     cpu = simulate(name, **kw)
     assert np.all(np.abs(difference_z_score(cuda.mean, cuda.se_mean, cpu.mean, cpu.se_mean)) <= Z_MAX)
     assert np.all(np.abs(difference_z_score(cuda.mse, cuda.se_mse, cpu.mse, cpu.se_mse)) <= Z_MAX)

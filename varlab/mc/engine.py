@@ -239,10 +239,11 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
         A tqdm bar on stderr: None shows it only if the run lasts over 3 s.
     max_samples : int
         Refuse (ValueError) a request that would draw more samples than this, before drawing.
-    device : None, "cpu" or "cuda"
+    device : None, "cpu", "cuda" or a Device
         Where the model's array code runs (``varlab.mc.devices``); None takes :func:`configure`'s
         ("cpu"). "cuda" needs CuPy and a model with ``gpu = True`` (others say why not); its
-        results are reproducible for a seed but not bitwise equal to "cpu"'s.
+        results are reproducible for a seed but not bitwise equal to "cpu"'s. A ``Device``
+        instance (a test's recording namespace) runs in-process only (n_jobs=1 or threads).
     **grid_and_options
         The model's declared parameters (``model.parameters``, e.g. rho=..., gamma=...),
         broadcast together; any other keyword is a model option (only with a model name).
@@ -380,5 +381,5 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
         se_mse=np.sqrt(stack(lambda errors, squared: squared.variance) / n), theory=theory,
         prefix=model.prefix, seed_entropy=root.entropy, seed_spawn_key=tuple(root.spawn_key),
         seed_scheme=seeds.SEED_SCHEME, block_repetitions=block_repetitions,
-        n_blocks=-(-n // block_repetitions), resumed_blocks=resumed,
+        n_blocks=-(-n // block_repetitions), device=device.name, resumed_blocks=resumed,
         elapsed_seconds=time.perf_counter() - start_time)
