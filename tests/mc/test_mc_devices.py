@@ -164,8 +164,9 @@ def test_a_user_model_is_cpu_only_until_it_declares_the_gpu():
 
 
 def test_unknown_device():
-    with pytest.raises(ValueError, match="device must be one of"):
-        simulate("rff", device="tpu", k=[1], rho=0.5, gamma=1.0, n_repetitions=10)
+    for name in ("rff", "gcws_rbf_hashed"):
+        with pytest.raises(ValueError, match="device must be one of"):
+            simulate(name, device="tpu", k=[1], rho=0.5, gamma=1.0, n_repetitions=10)
     with pytest.raises(TypeError, match="device must be"):
         simulate("rff", device=0, k=[1], rho=0.5, gamma=1.0, n_repetitions=10)
 

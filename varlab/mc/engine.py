@@ -29,7 +29,7 @@ from ..theory.parameters import parameter
 from . import seeds
 from .blocks import fresh_blocks, prefix_blocks
 from .checkpoint import CheckpointStore, identity_hash
-from .devices import Device, get_device
+from .devices import DEVICES, Device, get_device
 from .models import Model, get_model, model_class
 from .result import SimulationResult
 from .stats import variance_standard_error
@@ -161,8 +161,10 @@ def _device(device, model: Model) -> Device:
     """The Device to run ``model`` on; a model without ``gpu = True`` refuses any but the CPU."""
     if not isinstance(device, (str, Device)):
         raise TypeError(f"device must be 'cpu', 'cuda' or a Device, got {device!r}")
-    if device != "cpu" and not model.gpu:
-        name = device.name if isinstance(device, Device) else device
+    if isinstance(device, str) and device not in DEVICES:
+        get_device(device)                      # raises, listing the devices
+    name = device.name if isinstance(device, Device) else device
+    if name != "cpu" and not model.gpu:
         raise ValueError(f"model {model.name!r} cannot run on device {name!r}: {model.gpu_reason}")
     return get_device(device)
 
