@@ -81,6 +81,18 @@ def test_simulate_at_the_edge_of_float64(capsys):
     assert records[0]["target"] == 0.0 and 0.0 <= records[0]["mse"] <= 1.0
 
 
+def test_simulate_device(capsys):
+    """--device cpu gives the default's numbers; cuda refuses a host-only model in one line."""
+    argv = ["simulate", "nrff", "--rho", "0.5", "--gamma", "1", "--k", "1", "--repetitions", "20", "--json"]
+    assert cli.main(argv) == 0
+    default = capsys.readouterr().out
+    assert cli.main(argv + ["--device", "cpu"]) == 0 and capsys.readouterr().out == default
+    assert cli.main(["simulate", "gcws_rbf_hashed", "--rho", "0.5", "--gamma", "1", "--k", "1",
+                     "--device", "cuda"]) == 2
+    assert capsys.readouterr().err == ("varlab: error: model 'gcws_rbf_hashed' cannot run on device "
+                                       "'cuda': it hashes with varlab.features.GCWS on the host\n")
+
+
 def test_simulate_help_lists_models_and_parameters(capsys):
     with pytest.raises(SystemExit):
         cli.main(["simulate", "--help"])

@@ -4,6 +4,7 @@
     varlab figures [--only ID ...] [--budget quick|full] [--out DIR]
     varlab check [--paper 000 ...] [--budget quick|full] [--out DIR] [--compare [STORED]]
     varlab simulate MODEL --k K [K ...] --PARAMETER V [V ...] ... [--option NAME=VALUE ...] [--json]
+                    [--device cpu|cuda]
     varlab reproduce [--budget quick|full] [--compare]
     varlab verify DIR
     varlab bench [NAME ...]
@@ -28,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from .claims import BUDGETS, budget as make_budget
+from .mc.devices import DEVICES
 
 LISTINGS = ("papers", "claims", "figures", "models", "maps", "samplers", "measures", "formulas",
             "parameters", "datasets")
@@ -397,7 +399,8 @@ def run_simulate(args, extra) -> None:
 
     grid = _grid_arguments(args.model, extra)
     result = mc.simulate(args.model, k=args.k, n_repetitions=args.repetitions,
-                         random_state=args.seed, **grid, **_options(args.model, args.option))
+                         random_state=args.seed, device=args.device, **grid,
+                         **_options(args.model, args.option))
     print(json.dumps(result.records(), indent=1) if args.json else _table(result))
 
 
@@ -471,6 +474,9 @@ def _parser():
     simulate.add_argument("--option", action="append", metavar="NAME=VALUE",
                           help="a model option (listed below); repeat for several")
     simulate.add_argument("--json", action="store_true", help="one JSON record per (point, k)")
+    simulate.add_argument("--device", choices=DEVICES, default=None,
+                          help="where the model's array code runs: cpu (default) or cuda (CuPy, "
+                               "the 'gpu' extra; models with gpu = True)")
 
     bench = commands.add_parser("bench", help="run the benchmarks into benchmarks/RESULTS.md "
                                               "(from a source checkout; needs the 'bench' extra)")
@@ -550,7 +556,7 @@ def main(argv=None) -> int:
                 status = run_reproduce(args.budget, args.checkpoint, args.compare)
             _log(f"reproduce: done in {time.perf_counter() - start:.0f} s")
             return status
-    except (CommandError, ValueError, TypeError, FloatingPointError, OSError) as error:
+    except (CommandError, ValueError, TypeError, FloatingPointError, OSError, ImportError) as error:
         print(f"varlab: error: {error}", file=sys.stderr)
         return 2
     return 0

@@ -8,11 +8,15 @@ Each block is summarised by the central moments of the error d = estimate - targ
   segment sums between consecutive grid points (``np.add.reduceat``), then a cumulative sum
   over segments, evaluated at the grid columns only.
 * Fresh models: a block asks the model for the estimates of its repetitions at one k.
+
+Models compute on the task's device (``varlab.mc.devices``): its generator draws, its namespace
+is ``workspace.xp``; terms and estimates come back to numpy before the sums and statistics.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .devices import get_device
 from .models import Workspace
 from .seeds import child, slabs
 from .stats import Moments
@@ -56,8 +60,9 @@ def _accumulate(terms, starts, pieces, columns, sums, carry):
 
 
 def prefix_blocks(model, k, point, target, n_repetitions, block_repetitions, slab, point_seed,
-                  block_start, block_stop):
-    """Summaries of blocks block_start..block_stop-1 of a prefix model at one point.
+                  block_start, block_stop, device="cpu"):
+    """Summaries of blocks block_start..block_stop-1 of a prefix model at one point, computed on
+    ``device`` (a name or a ``Device``).
 
     Examples
     --------
@@ -73,27 +78,29 @@ def prefix_blocks(model, k, point, target, n_repetitions, block_repetitions, sla
     >>> [(errors.n, errors.mean.shape) for errors, squared in summaries]    # 200 + 100 repetitions
     [(200, (2,)), (100, (2,))]
     """
+    device = get_device(device)
     k_column = k.astype(np.float64)[:, None]
-    workspace = Workspace()
+    workspace = Workspace(device.xp)
     summaries = []
     with _blas_single_thread():
         for b in range(block_start, block_stop):
             n = min(block_repetitions, n_repetitions - b * block_repetitions)
-            rng = np.random.default_rng(child(point_seed, b))
-            sums = workspace.buffer("sums", (model.n_terms, k.size, n))
+            rng = device.generator(child(point_seed, b))
+            sums = np.empty((model.n_terms, k.size, n))
             carry = None
             for c0, width, starts, pieces, columns in slabs(k, slab):
                 terms = workspace.buffer("terms", (model.n_terms, n, width))
                 model.sample(rng, n, width, terms, workspace, **point)
-                carry = _accumulate(terms, starts, pieces, columns, sums, carry)
+                carry = _accumulate(device.to_numpy(terms), starts, pieces, columns, sums, carry)
             estimates = model.combine(sums, k_column, **point)
             summaries.append(_summary(model, estimates, target, (k.size, n), point, f"block {b}"))
     return summaries
 
 
 def fresh_blocks(model, k, k_index, point, target, n_repetitions, block_repetitions, point_seed,
-                 block_start, block_stop):
-    """Summaries of blocks block_start..block_stop-1 of a fresh model at one point and one k.
+                 block_start, block_stop, device="cpu"):
+    """Summaries of blocks block_start..block_stop-1 of a fresh model at one point and one k,
+    computed on ``device`` (a name or a ``Device``).
 
     Examples
     --------
@@ -108,14 +115,15 @@ def fresh_blocks(model, k, k_index, point, target, n_repetitions, block_repetiti
     >>> [errors.n for errors, squared in summaries]
     [20, 20, 10]
     """
+    device = get_device(device)
     k_seed = child(point_seed, k_index)
-    workspace = Workspace()
+    workspace = Workspace(device.xp)
     summaries = []
     with _blas_single_thread():
         for b in range(block_start, block_stop):
             n = min(block_repetitions, n_repetitions - b * block_repetitions)
-            rng = np.random.default_rng(child(k_seed, b))
-            estimates = model.estimate(rng, n, int(k), workspace, **point)
+            rng = device.generator(child(k_seed, b))
+            estimates = device.to_numpy(model.estimate(rng, n, int(k), workspace, **point))
             summaries.append(_summary(model, np.reshape(estimates, (1, -1)), target, (1, n), point,
                                       f"k={int(k)}, block {b}"))
     return summaries

@@ -29,6 +29,7 @@ from ..theory.parameters import parameter
 from . import seeds
 from .blocks import fresh_blocks, prefix_blocks
 from .checkpoint import CheckpointStore, identity_hash
+from .devices import DEVICES, Device, get_device
 from .models import Model, get_model, model_class
 from .result import SimulationResult
 from .stats import variance_standard_error
@@ -90,15 +91,16 @@ def _flat_grid(model: Model, arguments: dict):
 #: seconds to wait for a dask scheduler given by its address before refusing it
 SCHEDULER_TIMEOUT = 5.0
 
-_CONFIG = {"n_jobs": 1, "backend": "loky", "scheduler": None, "checkpoint_root": None}
+_CONFIG = {"n_jobs": 1, "backend": "loky", "scheduler": None, "checkpoint_root": None,
+           "device": "cpu"}
 
 
 @contextlib.contextmanager
 def configure(*, n_jobs: int | None = None, backend: str | None = None, scheduler=None,
-              checkpoint_root: str | Path | None = None) -> Iterator[dict]:
+              checkpoint_root: str | Path | None = None, device: str | None = None) -> Iterator[dict]:
     """Defaults for every ``simulate`` call inside the ``with`` block (claims, figures and the
-    CLI call simulate without these arguments): parallelism, a dask scheduler, and a checkpoint
-    root under which each simulation keeps its finished blocks.
+    CLI call simulate without these arguments): parallelism, a dask scheduler, a checkpoint
+    root under which each simulation keeps its finished blocks, and the device ("cpu", "cuda").
 
     Examples
     --------
@@ -109,7 +111,7 @@ def configure(*, n_jobs: int | None = None, backend: str | None = None, schedule
     """
     saved = dict(_CONFIG)
     updates = {"n_jobs": n_jobs, "backend": backend, "scheduler": scheduler,
-               "checkpoint_root": checkpoint_root}
+               "checkpoint_root": checkpoint_root, "device": device}
     _CONFIG.update({key: value for key, value in updates.items() if value is not None})
     try:
         yield dict(_CONFIG)
@@ -155,6 +157,18 @@ def _run(backend: str, n_jobs: int, scheduler, calls: list):
     return (future.result() for future in futures)
 
 
+def _device(device, model: Model) -> Device:
+    """The Device to run ``model`` on; a model without ``gpu = True`` refuses any but the CPU."""
+    if not isinstance(device, (str, Device)):
+        raise TypeError(f"device must be 'cpu', 'cuda' or a Device, got {device!r}")
+    if isinstance(device, str) and device not in DEVICES:
+        get_device(device)                      # raises, listing the devices
+    name = device.name if isinstance(device, Device) else device
+    if name != "cpu" and not model.gpu:
+        raise ValueError(f"model {model.name!r} cannot run on device {name!r}: {model.gpu_reason}")
+    return get_device(device)
+
+
 def _dask_client(scheduler):
     try:
         import distributed
@@ -178,7 +192,7 @@ def _dask_client(scheduler):
                          "scheduler=ADDRESS") from None
 
 
-def _checkpoint_store(checkpoint, is_root, model, grid, k, n_repetitions, root, layouts):
+def _checkpoint_store(checkpoint, is_root, model, grid, k, n_repetitions, root, layouts, device):
     if checkpoint is None:
         return None
     identity = {"model": model.name, "options": model.options(),
@@ -186,6 +200,8 @@ def _checkpoint_store(checkpoint, is_root, model, grid, k, n_repetitions, root, 
                 "k": k.tolist(), "n_repetitions": n_repetitions,
                 "seed_entropy": root.entropy, "seed_spawn_key": list(root.spawn_key),
                 "seed_scheme": seeds.SEED_SCHEME, "layouts": layouts}
+    if device.name != "cpu":                     # other generators: other blocks (cpu's key unchanged)
+        identity["device"] = device.name
     directory = Path(checkpoint)
     if is_root:
         directory = directory / f"{model.name}-{identity_hash(identity)[:16]}"
@@ -196,7 +212,8 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
              random_state: int | np.random.SeedSequence | np.random.Generator | None = None,
              n_jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
              scheduler=None, checkpoint: str | Path | None = None, progress: bool | None = None,
-             max_samples: int = MAX_SAMPLES, **grid_and_options) -> SimulationResult:
+             max_samples: int = MAX_SAMPLES, device: str | None = None,
+             **grid_and_options) -> SimulationResult:
     """Simulate an estimator at every point of a parameter grid and every k of a grid.
 
     Parameters
@@ -224,6 +241,11 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
         A tqdm bar on stderr: None shows it only if the run lasts over 3 s.
     max_samples : int
         Refuse (ValueError) a request that would draw more samples than this, before drawing.
+    device : None, "cpu", "cuda" or a Device
+        Where the model's array code runs (``varlab.mc.devices``); None takes :func:`configure`'s
+        ("cpu"). "cuda" needs CuPy and a model with ``gpu = True`` (others say why not); its
+        results are reproducible for a seed but not bitwise equal to "cpu"'s. A ``Device``
+        instance (a test's recording namespace) runs in-process only (n_jobs=1 or threads).
     **grid_and_options
         The model's declared parameters (``model.parameters``, e.g. rho=..., gamma=...),
         broadcast together; any other keyword is a model option (only with a model name).
@@ -248,6 +270,8 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
     n_jobs = _check_n_jobs(_CONFIG["n_jobs"] if n_jobs is None else n_jobs)
     backend = _CONFIG["backend"] if backend is None else backend
     scheduler = _CONFIG["scheduler"] if scheduler is None else scheduler
+    device_name = _CONFIG["device"] if device is None else device
+    device = _device(device_name, model)
     if checkpoint is None and _CONFIG["checkpoint_root"] is not None:
         checkpoint = _CONFIG["checkpoint_root"]
         checkpoint_is_root = True
@@ -301,7 +325,7 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
         chunk_size = max(1, min(64, -(-total_blocks // (4 * workers))))
 
     store = _checkpoint_store(checkpoint, checkpoint_is_root, model, grid, k, n_repetitions, root,
-                              layouts)
+                              layouts, device)
     done = store.load(lambda p, j: k.size if j is None else 1) if store is not None else {}
     summaries = {(p, j): [done.get((p, j), {}).get(b) for b in range(n_blocks)]
                  for p, j, n_blocks in units}
@@ -312,9 +336,9 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
         if j is None:
             repetitions, slab = layouts[p]
             return (prefix_blocks, model, k, points[p], target[p], n_repetitions, repetitions,
-                    slab, point_seeds[p], b0, b1)
+                    slab, point_seeds[p], b0, b1, device_name)
         return (fresh_blocks, model, k[j], j, points[p], target[p], n_repetitions,
-                layouts[p][j][0], point_seeds[p], b0, b1)
+                layouts[p][j][0], point_seeds[p], b0, b1, device_name)
 
     resumed = total_blocks - sum(b1 - b0 for _, _, b0, b1 in tasks)
     bar = tqdm(total=total_blocks, initial=resumed, desc=f"simulate {model.name}", unit="block",
@@ -359,5 +383,5 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
         se_mse=np.sqrt(stack(lambda errors, squared: squared.variance) / n), theory=theory,
         prefix=model.prefix, seed_entropy=root.entropy, seed_spawn_key=tuple(root.spawn_key),
         seed_scheme=seeds.SEED_SCHEME, block_repetitions=block_repetitions,
-        n_blocks=-(-n // block_repetitions), resumed_blocks=resumed,
+        n_blocks=-(-n // block_repetitions), device=device.name, resumed_blocks=resumed,
         elapsed_seconds=time.perf_counter() - start_time)

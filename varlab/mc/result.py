@@ -52,6 +52,8 @@ class SimulationResult:
     seed_scheme: str = ""
     block_repetitions: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     n_blocks: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    #: where the model's array code ran ("cpu", "cuda"; ``varlab.mc.devices``)
+    device: str = "cpu"
     resumed_blocks: int = field(default=0, compare=False)
     elapsed_seconds: float = field(default=float("nan"), compare=False)
 

@@ -20,6 +20,12 @@ simulation) and sets ``unbiased`` when its mean equals its target at every k (th
 tests then check it). Draw only from ``rng``; ``workspace.buffer(name, shape)`` gives scratch
 arrays reused from block to block.
 
+Devices (``varlab.mc.devices``): ``sample`` and ``estimate`` run on the engine's device. A model
+that computes only with ``xp = workspace.xp`` (``xp.cos``, never ``np.cos``) and draws only from
+``rng`` sets ``gpu = True`` and runs with ``simulate(..., device="cuda")``; the others refuse it
+with their ``gpu_reason``. ``combine`` gets numpy prefix sums and ``estimate`` may return device
+arrays (the engine moves them back); ``target`` and ``theory`` are numpy.
+
 Subclasses with a ``name`` register themselves on definition; nothing is listed by hand::
 
     class MeanOfNormals(Model):
@@ -29,6 +35,8 @@ Subclasses with a ``name`` register themselves on definition; nothing is listed 
 
         def target(self, distance):
             return np.asarray(distance, dtype=float)
+
+        gpu = True
 
         def sample(self, rng, n, k, out, workspace, *, distance):
             rng.standard_normal(out=out[0])
@@ -52,7 +60,8 @@ __all__ = ["Model", "Workspace", "register", "get_model", "available_models", "m
 
 
 class Workspace:
-    """Scratch arrays reused from block to block (one workspace per task, never shared).
+    """Scratch arrays reused from block to block (one workspace per task, never shared), and
+    ``xp``, the array namespace of the device the task runs on (numpy on CPU, CuPy on a GPU).
 
     Examples
     --------
@@ -60,9 +69,12 @@ class Workspace:
     >>> workspace = Workspace()
     >>> workspace.buffer("x", (2, 3)) is workspace.buffer("x", (2, 3))     # reused from block to block
     True
+    >>> workspace.xp.__name__
+    'numpy'
     """
 
-    def __init__(self):
+    def __init__(self, xp=np):
+        self.xp = xp
         self._buffers: dict = {}
 
     def buffer(self, name: str, shape, dtype=np.float64) -> np.ndarray:
@@ -73,7 +85,7 @@ class Workspace:
         if array is None:
             for old in [old for old in self._buffers if old[0] == name]:
                 del self._buffers[old]           # stale shapes of this name (a shorter last block)
-            array = self._buffers[key] = np.empty(shape, dtype=dtype)
+            array = self._buffers[key] = self.xp.empty(shape, dtype=dtype)
         return array
 
 
@@ -112,6 +124,10 @@ class Model:
     unbiased: bool = False
     #: one line for listings and reports
     description: str = ""
+    #: ``sample``/``estimate`` use only ``workspace.xp`` and ``rng``, so they run on a GPU
+    gpu: bool = False
+    #: one line: why ``device="cuda"`` refuses this model (models with gpu = False give their own)
+    gpu_reason: str = "it does not declare gpu = True (sample/estimate must use only workspace.xp, rng)"
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)

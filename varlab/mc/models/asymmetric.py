@@ -55,6 +55,7 @@ def _phases(w, delta, distance):
 class _AsKRFFBase(Model):
     parameters = ("dimension", "distance")
     unbiased = True
+    gpu_reason = "it draws from varlab.spectral's asymmetric measures (host numpy)"
 
     def __init__(self, kernel="shift_gaussian", sigma=1.0, magnitude=0.5, angle=2 * math.pi / 3,
                  method="exact"):
@@ -150,6 +151,7 @@ class AsKRFFFeatureMapModel(_AsKRFFBase):
 
     name = "askrff_feature_map"
     description = "AsK-RFF through the real maps left/right of varlab.features.AsKRFF"
+    gpu_reason = "it computes through varlab.features.AsKRFF, a host (numpy) feature map"
 
     def sample(self, rng, n, k, out, workspace, *, dimension, distance):
         from ...features import AsKRFF
@@ -189,6 +191,7 @@ class AsKRFFPartModel(Model):
     parameters = ("dimension", "distance")
     unbiased = True
     description = "mean of cos/sin <w, D> over frequencies of one part of an 002 measure"
+    gpu_reason = "it draws from varlab.spectral's asymmetric measures (host numpy)"
 
     def __init__(self, kernel="shift_gaussian", part="real_positive", sigma=1.0, magnitude=1.5,
                  angle=2 * math.pi / 3, method="exact"):

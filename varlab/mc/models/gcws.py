@@ -37,6 +37,7 @@ class GCWSRBFModel(Model):
     """Theorem 4's model: Xbar = Binomial(k, g(rho)) / k."""
 
     name = "gcws_rbf"
+    gpu = True
     description = "GCWS-based RBF estimator with Bernoulli(g(rho)) collisions (000, Thm 4)"
 
     def target(self, rho, gamma):
@@ -52,7 +53,7 @@ class GCWSRBFModel(Model):
         g = float(gcws_theory.g_of_rho(rho=rho))
         uniform = workspace.buffer("uniform", (n, k))
         rng.random(out=uniform)
-        np.less(uniform, g, out=out[0])
+        workspace.xp.less(uniform, g, out=out[0])
 
     def combine(self, sums, k, *, rho, gamma):
         return rbf_of_collision_fraction(sums[0] / k, gamma)
@@ -83,6 +84,7 @@ class GCWSRBFHashedModel(Model):
 
     name = "gcws_rbf_hashed"
     description = "GCWS-based RBF estimator from real GCWS hashes of a bivariate-normal pair"
+    gpu_reason = "it hashes with varlab.features.GCWS on the host"
 
     def __init__(self, data_dimension: int = 100, data_seed: int = 0):
         self.data_dimension = _validate.positive_int(data_dimension, "data_dimension")

@@ -59,6 +59,7 @@ def _phase_noise(rng, t, out):
 
 class _Paper003(Model):
     parameters = ("dimension", "scaled_distance")
+    gpu_reason = "it draws through varlab.features.samplers (host numpy; Sobol through scipy)"
 
     def __init__(self, features="complex"):
         self.features = _choice(features, "features", FEATURES)

@@ -54,6 +54,8 @@ class RadialModel(SamplerModel):
     (True, 4)
     """
 
+    gpu_reason = "it draws through varlab.features.samplers or a numpy fast path (not yet on xp)"
+
     def target(self, dimension, distance):
         distance = np.asarray(distance, dtype=np.float64)
         with np.errstate(over="ignore"):

@@ -34,6 +34,7 @@ def _bound(base, measure, through_sampler, name):
 class _Polynomial(Model):
     parameters = ("dimension", "distance")
     unbiased = True
+    gpu_reason = "it samples through the signed models, which draw with host numpy"
     base = GRFFModel
 
     def __init__(self, a=3.0, degree=1, tolerance=1e-6, through_sampler=False):

@@ -1,8 +1,8 @@
 """Models of the RFF family over (rho, gamma) (paper 000, §2).
 
 u = e1 and v = rho e1 + sqrt(1 - rho^2) e2 are unit vectors with correlation rho; frequencies w
-are drawn by ``varlab.features.samplers`` from the Gaussian spectral measure of bandwidth
-1/sqrt(gamma), so that <w, u> = sqrt(gamma) x and <w, v> = sqrt(gamma) y with x, y standard
+are drawn as the i.i.d. sampler of ``varlab.features.samplers`` draws them from the Gaussian
+spectral measure of bandwidth 1/sqrt(gamma) (on the engine's device), so that <w, u> = sqrt(gamma) x and <w, v> = sqrt(gamma) y with x, y standard
 bivariate normal with correlation rho (the sampling model of Theorem 2). The phase is w0 ~
 U(0, 2 pi), drawn after the frequencies. "rff", "rff_no_phase" and "nrff" draw in the same
 order, so the same seed gives them the same samples (common random numbers).
@@ -16,8 +16,7 @@ import math
 
 import numpy as np
 
-from ... import _validate, spectral
-from ...features.samplers import get_sampler
+from ... import _validate
 from ...theory import nrff as nrff_theory
 from ...theory import rff as rff_theory
 from . import Model
@@ -54,25 +53,28 @@ def correlated_unit_vectors(rho: float, dimension: int) -> np.ndarray:
 def _draw_arguments(rng, n, k, rho, gamma, workspace, *, phase: bool):
     """(a, b): the (n, k) cosine arguments of u and v (a = <w, u> [+ w0 - pi], b likewise).
 
-    The frequencies come from the i.i.d. sampler of the Gaussian measure (one (n k, 2) draw);
-    with ``phase`` a uniform U is drawn next and both arguments get w0 - pi = 2 pi U - pi.
-    Shifting by pi flips the sign of both cosines, which cancels in every product X Y, X^2,
-    Y^2; arguments near 0 make ``np.cos`` faster.
+    The frequencies are the i.i.d. sampler's draw from the Gaussian measure of lengthscale
+    1/sqrt(gamma) (``spectral.Gaussian.rvs``: one (n k, 2) standard normal draw divided by the
+    lengthscale), made here with the device's ``rng`` and ``workspace.xp``; with ``phase`` a
+    uniform U is drawn next and both arguments get w0 - pi = 2 pi U - pi. Shifting by pi flips
+    the sign of both cosines, which cancels in every product X Y, X^2, Y^2; arguments near 0
+    make the cosine faster.
     """
-    measure = spectral.Gaussian(lengthscale=1.0 / math.sqrt(gamma))
-    frequencies = get_sampler("iid").frequencies(measure, n * k, 2, rng)
+    xp = workspace.xp
+    frequencies = rng.standard_normal((n * k, 2))
+    frequencies /= 1.0 / math.sqrt(gamma)
     first, second = frequencies[:, 0].reshape(n, k), frequencies[:, 1].reshape(n, k)
     a = workspace.buffer("a", (n, k))
     b = workspace.buffer("b", (n, k))
-    np.copyto(a, first)                                             # sqrt(gamma) x
-    np.multiply(second, math.sqrt(max(0.0, 1.0 - rho * rho)), out=b)
+    xp.copyto(a, first)                                             # sqrt(gamma) x
+    xp.multiply(second, math.sqrt(max(0.0, 1.0 - rho * rho)), out=b)
     if rho != 0.0:
         b += rho * first                                            # sqrt(gamma) y
     if phase:
         shift = workspace.buffer("phase", (n, k))
         rng.random(out=shift)
-        np.multiply(shift, TWO_PI, out=shift)
-        np.subtract(shift, math.pi, out=shift)
+        xp.multiply(shift, TWO_PI, out=shift)
+        xp.subtract(shift, math.pi, out=shift)
         a += shift
         b += shift
     return a, b
@@ -107,6 +109,7 @@ class RFFModel(Model):
     """
 
     name = "rff"
+    gpu = True
     unbiased = True
     description = "RFF: mean of sqrt2 cos(sqrt(gamma) x + w) sqrt2 cos(sqrt(gamma) y + w)"
 
@@ -118,10 +121,11 @@ class RFFModel(Model):
         return {"variance": variance, "mse": variance}
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
+        xp = workspace.xp
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=True)
-        np.cos(a, out=a)                                   # -X / sqrt2
-        np.cos(b, out=b)                                   # -Y / sqrt2
-        np.multiply(a, b, out=out[0])                      # X Y / 2
+        xp.cos(a, out=a)                                   # -X / sqrt2
+        xp.cos(b, out=b)                                   # -Y / sqrt2
+        xp.multiply(a, b, out=out[0])                      # X Y / 2
 
     def combine(self, sums, k, *, rho, gamma):
         return sums[0] * 2.0 / k
@@ -145,6 +149,7 @@ class RFFNoPhaseModel(Model):
     """
 
     name = "rff_no_phase"
+    gpu = True
     unbiased = True
     description = "RFF without phase: mean of cos(sqrt(gamma) x) cos(sqrt(gamma) y)"
 
@@ -156,10 +161,11 @@ class RFFNoPhaseModel(Model):
         return {"variance": variance, "mse": variance}
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
+        xp = workspace.xp
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=False)
-        np.cos(a, out=a)
-        np.cos(b, out=b)
-        np.multiply(a, b, out=out[0])
+        xp.cos(a, out=a)
+        xp.cos(b, out=b)
+        xp.multiply(a, b, out=out[0])
 
     def combine(self, sums, k, *, rho, gamma):
         return sums[0] / k
@@ -184,6 +190,7 @@ class NRFFModel(Model):
     """
 
     name = "nrff"
+    gpu = True
     n_terms = 3
     description = "NRFF: sum X Y / sqrt(sum X^2 sum Y^2)"
 
@@ -196,12 +203,13 @@ class NRFFModel(Model):
                 "mse": nrff_theory.mse_expansion(rho=rho, gamma=gamma, k=kk)}
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
+        xp = workspace.xp
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=True)
-        np.cos(a, out=a)                                   # -X / sqrt2
-        np.cos(b, out=b)                                   # -Y / sqrt2
-        np.multiply(a, a, out=out[0])                      # X^2 / 2
-        np.multiply(a, b, out=out[1])                      # X Y / 2
-        np.multiply(b, b, out=out[2])                      # Y^2 / 2
+        xp.cos(a, out=a)                                   # -X / sqrt2
+        xp.cos(b, out=b)                                   # -Y / sqrt2
+        xp.multiply(a, a, out=out[0])                      # X^2 / 2
+        xp.multiply(a, b, out=out[1])                      # X Y / 2
+        xp.multiply(b, b, out=out[2])                      # Y^2 / 2
 
     def combine(self, sums, k, *, rho, gamma):
         return sums[1] / np.sqrt(sums[0] * sums[2])
@@ -211,6 +219,8 @@ class _FeatureMap:
     """Mixin: the terms come from the real ``RFF`` map of u, v in R^data_dimension."""
 
     phase = True
+    gpu = False
+    gpu_reason = "its terms come from varlab.features.RFF, a host (numpy) feature map"
 
     def __init__(self, data_dimension: int = 2):
         self.data_dimension = _validate.positive_int(data_dimension, "data_dimension", minimum=2)

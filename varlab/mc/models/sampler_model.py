@@ -52,6 +52,7 @@ class SamplerModel(Model):
     sampler = "iid"
     sampler_options: dict = {}
     row_cost = 1
+    gpu_reason = "it draws through varlab.features.samplers (host numpy)"
 
     def measure(self):
         """The spectral measure the frequencies are drawn from (lengthscale 1)."""

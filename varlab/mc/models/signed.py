@@ -31,6 +31,7 @@ class _Signed(Model):
     sampler = "iid"
     orthogonality = "iid"
     unbiased = True
+    gpu_reason = "it draws through varlab.features.signed and its samplers (host numpy)"
 
     def __init__(self, weights=(1.0, -1.0), bandwidths=(1.0, 10.0), through_sampler=False):
         self.weights = tuple(float(a) for a in weights)
