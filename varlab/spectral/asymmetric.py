@@ -32,6 +32,7 @@ import scipy.stats
 
 from .. import _random, _validate
 from ..theory import asymmetric as theory
+from ..theory import asymmetric_integrals as integrals
 from . import ComplexMeasure, SpectralMeasure, _count, _norm, _points, renamed
 
 __all__ = ["ProjectedPart", "ShiftGaussian", "SinhGaussian", "CoshGaussian", "kernel_value"]
@@ -113,7 +114,7 @@ def _signed_segment(s, a, b):
     pos = a >= 0
     neg = b <= 0
     mid = ~(pos | neg)
-    seg = theory._segment
+    seg = integrals._segment
     out[pos] = seg(1.0, s, a[pos], b[pos])
     out[neg] = np.conj(seg(1.0, s, -b[neg], -a[neg]))
     out[mid] = seg(1.0, s, 0.0, b[mid]) + np.conj(seg(1.0, s, 0.0, -a[mid]))
@@ -131,7 +132,7 @@ def _phase_exact(h, s, n, rng):
     if s == 0.0:
         raise ValueError("a part with spread 0 is a point mass at X = 0 or empty; nothing to sample")
     starts, sign = _intervals(h, s)
-    if s < theory._SWITCH:
+    if s < integrals._SWITCH:
         masses = np.maximum(_partial(h, s, starts, starts + math.pi, sign), 0.0)
         choice = rng.choice(starts.size, size=n, p=masses / masses.sum())
         a, sg, total = starts[choice], sign[choice], masses[choice]

@@ -41,8 +41,6 @@ import scipy.integrate
 from .. import _validate
 from .asymmetric_integrals import SOURCE  # noqa: F401 (the masses' source, importable from here as before)
 from .asymmetric_integrals import _mp_h_integral, cos_negative_mass, cos_positive_mass, h_transform, sin_positive_mass
-# read by varlab.spectral.asymmetric's exact phase sampler as theory.asymmetric._SWITCH / _segment
-from .asymmetric_integrals import _SWITCH, _segment  # noqa: F401
 from .formula import Formula, _doctests
 from .parameters import parameter
 
