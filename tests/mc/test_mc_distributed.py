@@ -71,11 +71,15 @@ def test_tasks_are_cut_for_the_cluster_threads(client):
     assert engine._workers("dask", 1, client) == 3
 
 
+#: the environment docs/engine.md gives workers: dask's MALLOC_TRIM_THRESHOLD_ unset
+WORKER_ENVIRONMENT = {"DASK_DISTRIBUTED__NANNY__PRE_SPAWN_ENVIRON": '{"MALLOC_TRIM_THRESHOLD_": None}'}
+
+
 def _dask_command(*arguments):
-    """Start ``dask ...`` (the command-line tools) with this interpreter; it exits by itself if
-    this test process dies before stopping it."""
+    """Start ``dask ...`` (the command-line tools) with this interpreter and WORKER_ENVIRONMENT;
+    it exits by itself if this test process dies before stopping it."""
     return subprocess.Popen([sys.executable, "-m", "dask", *arguments], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                            stderr=subprocess.DEVNULL, env={**os.environ, **WORKER_ENVIRONMENT})
 
 
 def _scheduler_address(scheduler_file, process, timeout=20.0):
@@ -116,3 +120,5 @@ def test_a_command_line_cluster_gives_the_same_bits(command_line_cluster):
     args = dict(ARGS, n_repetitions=65 * 8)
     assert mc.simulate("nrff", backend="dask", scheduler=command_line_cluster, **args) == \
         mc.simulate("nrff", **args)
+    client = engine._CLIENTS[command_line_cluster]
+    assert set(client.run(os.environ.get, "MALLOC_TRIM_THRESHOLD_").values()) == {None}
