@@ -14,6 +14,8 @@ from varlab import mc
 from varlab.mc import engine
 
 distributed = pytest.importorskip("distributed")
+# the LocalCluster below keeps dask's default worker environment (one test checks the warning)
+pytestmark = pytest.mark.filterwarnings("ignore:the dask workers of:RuntimeWarning")
 
 ARGS = dict(k=[1, 10, 100, 1000], rho=[0.3, 0.8], gamma=[[1.0], [3.0]], n_repetitions=65 * 60,
             random_state=77)
@@ -71,15 +73,26 @@ def test_tasks_are_cut_for_the_cluster_threads(client):
     assert engine._workers("dask", 1, client) == 3
 
 
+def test_workers_with_dask_malloc_trim_are_warned_about(client):
+    """The fixture's LocalCluster keeps dask's default MALLOC_TRIM_THRESHOLD_."""
+    engine._CHECKED.discard(client.scheduler.address)
+    with pytest.warns(RuntimeWarning, match="MALLOC_TRIM_THRESHOLD_"):
+        mc.simulate("rff", k=[1], rho=0.5, gamma=1.0, n_repetitions=10, backend="dask",
+                    scheduler=client)
+
+
 #: the environment docs/engine.md gives workers: dask's MALLOC_TRIM_THRESHOLD_ unset
 WORKER_ENVIRONMENT = {"DASK_DISTRIBUTED__NANNY__PRE_SPAWN_ENVIRON": '{"MALLOC_TRIM_THRESHOLD_": None}'}
 
 
 def _dask_command(*arguments):
-    """Start ``dask ...`` (the command-line tools) with this interpreter and WORKER_ENVIRONMENT;
-    it exits by itself if this test process dies before stopping it."""
+    """Start ``dask ...`` (the command-line tools) with this interpreter and WORKER_ENVIRONMENT
+    (less the MALLOC_TRIM_THRESHOLD_ that a LocalCluster's nanny leaves in this process's
+    environment); it exits by itself if this test process dies before stopping it."""
+    environment = {name: value for name, value in os.environ.items()
+                   if name != "MALLOC_TRIM_THRESHOLD_"}
     return subprocess.Popen([sys.executable, "-m", "dask", *arguments], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, env={**os.environ, **WORKER_ENVIRONMENT})
+                            stderr=subprocess.DEVNULL, env={**environment, **WORKER_ENVIRONMENT})
 
 
 def _scheduler_address(scheduler_file, process, timeout=20.0):
@@ -120,5 +133,6 @@ def test_a_command_line_cluster_gives_the_same_bits(command_line_cluster):
     args = dict(ARGS, n_repetitions=65 * 8)
     assert mc.simulate("nrff", backend="dask", scheduler=command_line_cluster, **args) == \
         mc.simulate("nrff", **args)
-    client = engine._CLIENTS[command_line_cluster]
-    assert set(client.run(os.environ.get, "MALLOC_TRIM_THRESHOLD_").values()) == {None}
+    assert command_line_cluster in engine._CHECKED        # and no warning: none of its workers
+    client = engine._CLIENTS[command_line_cluster]         # has MALLOC_TRIM_THRESHOLD_
+    assert set(client.run(engine._malloc_trim_threshold).values()) == {None}

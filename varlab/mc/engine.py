@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import os
 import sys
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -167,12 +169,36 @@ def _dask_run(client, calls: list):
     each result released on the cluster as soon as it is gathered."""
     import distributed
 
+    _check_worker_environment(client)
     futures = client.map(_apply, calls, pure=False)
     position = {future.key: i for i, future in enumerate(futures)}
     completed = distributed.as_completed(futures, with_results=True, loop=client.loop)
     del futures
     for future, result in completed:
         yield position[future.key], result
+
+
+#: schedulers whose workers' environment was checked (once per process)
+_CHECKED: set = set()
+
+
+def _malloc_trim_threshold():
+    """This process's MALLOC_TRIM_THRESHOLD_ (run on the workers; ``os.environ.get`` itself would
+    carry the caller's environment with it)."""
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_")
+
+
+def _check_worker_environment(client) -> None:
+    """Warn (once per scheduler) when workers run with dask's default MALLOC_TRIM_THRESHOLD_,
+    which made 16 workers on 2 cores 0.6x as fast on the NRFF workload."""
+    address = client.scheduler.address
+    if address in _CHECKED:
+        return
+    _CHECKED.add(address)
+    if any(value is not None for value in client.run(_malloc_trim_threshold).values()):
+        warnings.warn(f"the dask workers of {address} run with MALLOC_TRIM_THRESHOLD_ set (dask's "
+                      f"default), which slows the engine's numpy code; start them without it "
+                      f"(docs/engine.md, 'Backends')", RuntimeWarning, stacklevel=4)
 
 
 #: clients this process opened, by scheduler address (reused by every later simulation)
