@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import os
 import sys
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -143,18 +145,66 @@ def _merge(blocks: list):
     return errors, squared
 
 
-def _apply(function, *arguments):
-    return function(*arguments)
+def _apply(call):
+    """Run one task: ``call`` is (function, *arguments)."""
+    return call[0](*call[1:])
+
+
+def _workers(backend: str, n_jobs: int, scheduler) -> int:
+    """Tasks that run at once: joblib's workers, or the threads of the dask cluster's workers."""
+    if backend != "dask":
+        return max(1, effective_n_jobs(n_jobs))
+    return max(1, sum(_dask_client(scheduler).nthreads().values()))
 
 
 def _run(backend: str, n_jobs: int, scheduler, calls: list):
-    """Results of ``calls`` (function, *arguments) in order, on joblib or dask.distributed."""
+    """(index, result) of every call (function, *arguments), on joblib (in order) or
+    dask.distributed (as they finish)."""
     if backend != "dask":
-        return Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")(
-            delayed(call[0])(*call[1:]) for call in calls)
-    client = _dask_client(scheduler)
-    futures = [client.submit(_apply, *call, pure=False) for call in calls]
-    return (future.result() for future in futures)
+        return enumerate(Parallel(n_jobs=n_jobs, backend=backend, return_as="generator")(
+            delayed(_apply)(call) for call in calls))
+    return _dask_run(_dask_client(scheduler), calls)
+
+
+def _dask_run(client, calls: list):
+    """(index, result) of every call as it finishes: all tasks submitted in one graph update,
+    each result released on the cluster as soon as it is gathered."""
+    import distributed
+
+    _check_worker_environment(client)
+    futures = client.map(_apply, calls, pure=False)
+    position = {future.key: i for i, future in enumerate(futures)}
+    completed = distributed.as_completed(futures, with_results=True, loop=client.loop)
+    del futures
+    for future, result in completed:
+        yield position[future.key], result
+
+
+#: schedulers whose workers' environment was checked (once per process)
+_CHECKED: set = set()
+
+
+def _malloc_trim_threshold():
+    """This process's MALLOC_TRIM_THRESHOLD_ (run on the workers; ``os.environ.get`` itself would
+    carry the caller's environment with it)."""
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_")
+
+
+def _check_worker_environment(client) -> None:
+    """Warn (once per scheduler) when workers run with dask's default MALLOC_TRIM_THRESHOLD_,
+    which made 16 workers on 2 cores 0.6x as fast on the NRFF workload."""
+    address = client.scheduler.address
+    if address in _CHECKED:
+        return
+    _CHECKED.add(address)
+    if any(value is not None for value in client.run(_malloc_trim_threshold).values()):
+        warnings.warn(f"the dask workers of {address} run with MALLOC_TRIM_THRESHOLD_ set (dask's "
+                      f"default), which slows the engine's numpy code; start them without it "
+                      f"(docs/engine.md, 'Backends')", RuntimeWarning, stacklevel=4)
+
+
+#: clients this process opened, by scheduler address (reused by every later simulation)
+_CLIENTS: dict = {}
 
 
 def _device(device, model: Model) -> Device:
@@ -170,26 +220,32 @@ def _device(device, model: Model) -> Device:
 
 
 def _dask_client(scheduler):
+    """The client of ``scheduler``: a Client, an address (connected once per process), or None
+    (the current client)."""
     try:
         import distributed
     except ImportError:
         raise ImportError("backend='dask' needs dask.distributed: pip install 'varlab[dask]'") from None
     if isinstance(scheduler, distributed.Client):
         return scheduler
-    if scheduler is not None:
-        if not isinstance(scheduler, str):
-            raise TypeError(f"scheduler must be an address (str) or a distributed.Client, got "
-                            f"{type(scheduler).__name__}")
+    if scheduler is None:
         try:
-            return distributed.Client(scheduler, set_as_default=False, timeout=SCHEDULER_TIMEOUT)
+            return distributed.get_client()
+        except ValueError:
+            raise ValueError("backend='dask' needs a running dask.distributed Client or "
+                             "scheduler=ADDRESS") from None
+    if not isinstance(scheduler, str):
+        raise TypeError(f"scheduler must be an address (str) or a distributed.Client, got "
+                        f"{type(scheduler).__name__}")
+    client = _CLIENTS.get(scheduler)
+    if client is None or client.status != "running":
+        try:
+            client = distributed.Client(scheduler, set_as_default=False, timeout=SCHEDULER_TIMEOUT)
         except (OSError, TimeoutError) as error:
             raise ValueError(f"scheduler: no dask scheduler answered at {scheduler!r} within "
                              f"{SCHEDULER_TIMEOUT:g} s ({type(error).__name__}: {error})") from None
-    try:
-        return distributed.get_client()
-    except ValueError:
-        raise ValueError("backend='dask' needs a running dask.distributed Client or "
-                         "scheduler=ADDRESS") from None
+        _CLIENTS[scheduler] = client
+    return client
 
 
 def _checkpoint_store(checkpoint, is_root, model, grid, k, n_repetitions, root, layouts, device):
@@ -319,7 +375,7 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
         units = [(p, j, -(-n_repetitions // layouts[p][j][0]))
                  for p in range(n_points) for j in range(k.size)]
     total_blocks = sum(n_blocks for _, _, n_blocks in units)
-    workers = max(1, effective_n_jobs(n_jobs)) if backend != "dask" else 4
+    workers = _workers(backend, n_jobs, scheduler)
     if chunk_size is None:
         # ~4 tasks per worker, at most 64 blocks each; never changes the result
         chunk_size = max(1, min(64, -(-total_blocks // (4 * workers))))
@@ -344,8 +400,8 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
     bar = tqdm(total=total_blocks, initial=resumed, desc=f"simulate {model.name}", unit="block",
                file=sys.stderr, disable=progress is False, delay=0 if progress else 3, leave=False)
     try:
-        for (p, j, b0, b1), computed in zip(tasks, _run(backend, n_jobs, scheduler,
-                                                        [call(*task) for task in tasks])):
+        for index, computed in _run(backend, n_jobs, scheduler, [call(*task) for task in tasks]):
+            p, j, b0, b1 = tasks[index]
             summaries[(p, j)][b0:b1] = computed
             if store is not None:
                 store.save(p, j, b0, computed)
