@@ -20,7 +20,7 @@ from ... import _validate, spectral
 from ...features.samplers import get_sampler
 from ...theory import nrff as nrff_theory
 from ...theory import rff as rff_theory
-from . import Model
+from . import Model, _fused_rff
 
 __all__ = ["RFFModel", "RFFNoPhaseModel", "NRFFModel", "RFFFeatureMapModel",
            "RFFNoPhaseFeatureMapModel", "NRFFFeatureMapModel", "correlated_unit_vectors"]
@@ -118,6 +118,8 @@ class RFFModel(Model):
         return {"variance": variance, "mse": variance}
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
+        if _fused_rff.rff_terms(rng, out, workspace, rho, gamma, phase=True):
+            return
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=True)
         np.cos(a, out=a)                                   # -X / sqrt2
         np.cos(b, out=b)                                   # -Y / sqrt2
@@ -156,6 +158,8 @@ class RFFNoPhaseModel(Model):
         return {"variance": variance, "mse": variance}
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
+        if _fused_rff.rff_terms(rng, out, workspace, rho, gamma, phase=False):
+            return
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=False)
         np.cos(a, out=a)
         np.cos(b, out=b)
@@ -196,6 +200,8 @@ class NRFFModel(Model):
                 "mse": nrff_theory.mse_expansion(rho=rho, gamma=gamma, k=kk)}
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
+        if _fused_rff.rff_terms(rng, out, workspace, rho, gamma, phase=True):
+            return
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=True)
         np.cos(a, out=a)                                   # -X / sqrt2
         np.cos(b, out=b)                                   # -Y / sqrt2
