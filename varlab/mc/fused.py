@@ -89,6 +89,7 @@ class Kernel:
         self.__doc__ = function.__doc__
         self._dispatcher = None
         self._failed = False
+        self._signatures: set = set()       # the argument types compiled so far
 
     def compiled(self, *arguments):
         """The compiled function for these arguments' types, or None: fused kernels switched off
@@ -98,15 +99,19 @@ class Kernel:
         numba = _numba()
         if numba is None:
             return None
+        signature = tuple(numba.typeof(argument) for argument in arguments)
+        if signature in self._signatures:
+            return self._dispatcher
         try:
             if self._dispatcher is None:
                 self._dispatcher = _jit(numba, self.function)
-            self._dispatcher.compile(tuple(numba.typeof(argument) for argument in arguments))
+            self._dispatcher.compile(signature)
         except Exception as error:
             self._failed = True
             warnings.warn(f"varlab: fused kernel {self.__name__} failed to compile "
                           f"({type(error).__name__}); using numpy", RuntimeWarning, stacklevel=2)
             return None
+        self._signatures.add(signature)
         return self._dispatcher
 
     def __repr__(self) -> str:

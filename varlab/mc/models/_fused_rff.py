@@ -8,6 +8,7 @@ numpy's agree (both call the C library's cos on this project's machines).
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from ... import spectral
@@ -47,13 +48,18 @@ def _rff_loop(rng, out, normals, lengthscale, s, rho, phase):
                 out[0, i, j] = a * b
 
 
+@functools.lru_cache(maxsize=256)
+def _lengthscale(gamma: float) -> float:
+    """The lengthscale that ``rff._draw_arguments``'s Gaussian measure divides its draws by."""
+    return float(spectral.Gaussian(lengthscale=1.0 / math.sqrt(gamma)).lengthscale)
+
+
 def rff_terms(rng, out, workspace, rho, gamma, *, phase) -> bool:
     """The terms of "rff"/"rff_no_phase" (out of shape (1, n, k): cos a cos b) or "nrff" (out
     of shape (3, n, k)) by the fused kernel; False (nothing drawn) where it is unavailable."""
     n, k = out.shape[1], out.shape[2]
     normals = workspace.buffer("normals", (2 * n * k,))
-    lengthscale = spectral.Gaussian(lengthscale=1.0 / math.sqrt(gamma)).lengthscale
-    arguments = (rng, out, normals, float(lengthscale), math.sqrt(max(0.0, 1.0 - rho * rho)),
+    arguments = (rng, out, normals, _lengthscale(gamma), math.sqrt(max(0.0, 1.0 - rho * rho)),
                  float(rho), bool(phase))
     run = _rff_loop.compiled(*arguments)
     if run is None:
