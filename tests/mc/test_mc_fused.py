@@ -12,28 +12,31 @@ from varlab.mc.models import _fused_rff
 
 numba = pytest.importorskip("numba")
 
-# (model, point, n_terms): every model with a fused kernel
-FUSED = [("rff", {"rho": 0.5, "gamma": 1.0}, 1),
-         ("rff", {"rho": -0.3, "gamma": 2.5}, 1),
-         ("rff_no_phase", {"rho": 0.0, "gamma": 0.7}, 1),
-         ("nrff", {"rho": 0.5, "gamma": 1.0}, 3),
-         ("nrff", {"rho": 1.0, "gamma": 10.0}, 3),
-         ("rff_radial", {"dimension": 3, "distance": 1.7}, 1)]
+# (model, options, point, n_terms): every model with a fused kernel
+FUSED = [("rff", {}, {"rho": 0.5, "gamma": 1.0}, 1),
+         ("rff", {}, {"rho": -0.3, "gamma": 2.5}, 1),
+         ("rff_no_phase", {}, {"rho": 0.0, "gamma": 0.7}, 1),
+         ("nrff", {}, {"rho": 0.5, "gamma": 1.0}, 3),
+         ("nrff", {}, {"rho": 1.0, "gamma": 10.0}, 3),
+         ("rff_radial", {}, {"dimension": 3, "distance": 1.7}, 1)]
+# the Gaussian kernel's i.i.d. features: numpy's pairwise row sums (below 8, 8 to 128, above)
+FUSED += [("stationary_rff", {"kernel": "gaussian", "features": features}, {"dimension": d, "distance": 1.3}, 1)
+          for features in ("paired", "phase") for d in (1, 3, 8, 13, 64, 100, 128, 129)]
 
 
-def terms(monkeypatch, switch, name, point, n_terms, n=37, k=111):
+def terms(monkeypatch, switch, name, options, point, n_terms, n=17, k=111):
     """The terms of one block and the generator's state after it, fused ("1") or numpy ("0")."""
     monkeypatch.setenv(fused.ENVIRONMENT, switch)
     rng = np.random.default_rng(5)
     out = np.empty((n_terms, n, k))
-    get_model(name).sample(rng, n, k, out, Workspace(), **point)
+    get_model(name, **options).sample(rng, n, k, out, Workspace(), **point)
     return out, rng.bit_generator.state
 
 
-@pytest.mark.parametrize("name, point, n_terms", FUSED)
-def test_fused_kernel_equals_the_numpy_reference(monkeypatch, name, point, n_terms):
-    fast, fast_state = terms(monkeypatch, "1", name, point, n_terms)
-    reference, reference_state = terms(monkeypatch, "0", name, point, n_terms)
+@pytest.mark.parametrize("name, options, point, n_terms", FUSED)
+def test_fused_kernel_equals_the_numpy_reference(monkeypatch, name, options, point, n_terms):
+    fast, fast_state = terms(monkeypatch, "1", name, options, point, n_terms)
+    reference, reference_state = terms(monkeypatch, "0", name, options, point, n_terms)
     assert fast_state == reference_state                      # the same draws, no more, no fewer
     np.testing.assert_allclose(fast, reference, rtol=1e-12, atol=1e-15)
     # measured: bit-identical (numba's math.cos and numpy's cos both call the C library's cos)
@@ -57,7 +60,9 @@ def test_simulation_equals_the_reference(monkeypatch):
 
 
 @pytest.mark.parametrize("name, point", [("nrff", {"rho": 0.5, "gamma": 1.0}),
-                                         ("rff_radial", {"dimension": 2, "distance": 1.0})])
+                                         ("rff_radial", {"dimension": 2, "distance": 1.0}),
+                                         ("stationary_rff", {"dimension": 3, "distance": 1.0,
+                                                             "features": "phase"})])
 def test_fused_path_is_bit_identical_across_parallel_settings(name, point):
     arguments = dict(k=[1, 10, 100], n_repetitions=2000, random_state=7, **point)
     reference = simulate(name, **arguments)
@@ -67,9 +72,10 @@ def test_fused_path_is_bit_identical_across_parallel_settings(name, point):
     assert simulate(name, backend="threading", n_jobs=2, **arguments) == reference
 
 
-def test_radial_overflow_is_refused_naming_distance():
-    with pytest.raises(ValueError, match="distance"):
-        simulate("rff_radial", k=[4], dimension=2, distance=1e308, n_repetitions=40, random_state=0)
+@pytest.mark.parametrize("name", ["rff_radial", "stationary_rff"])
+def test_overflowing_phases_are_refused_naming_distance(name):
+    with pytest.raises(ValueError, match="distance=1e.308 is too large"):
+        simulate(name, k=[4], dimension=2, distance=1e308, n_repetitions=40, random_state=0)
 
 
 def test_a_failing_compilation_falls_back_to_numpy_with_one_warning(monkeypatch):
