@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 import warnings
 
+import numpy as np
+
 __all__ = ["ENVIRONMENT", "Kernel", "kernel", "enabled"]
 
 #: the environment variable that switches the fused kernels off ("0")
@@ -53,6 +55,16 @@ def _numba():
                       "off, using numpy", RuntimeWarning, stacklevel=3)
         return None
     return numba
+
+
+def _type_key(argument):
+    """What numba's type of ``argument`` depends on, cheaper to get than ``numba.typeof`` (an
+    array's dtype, dimensions, layout and mutability; a function itself, e.g. a compiled kernel;
+    else its Python type)."""
+    if isinstance(argument, np.ndarray):
+        flags = argument.flags
+        return argument.dtype.str, argument.ndim, flags.c_contiguous, flags.f_contiguous, flags.writeable
+    return argument if callable(argument) else type(argument)
 
 
 def _jit(numba, function):
@@ -89,7 +101,7 @@ class Kernel:
         self.__doc__ = function.__doc__
         self._dispatcher = None
         self._failed = False
-        self._signatures: set = set()       # the argument types compiled so far
+        self._compiled: set = set()         # the argument types compiled so far (``_type_key``)
 
     def compiled(self, *arguments):
         """The compiled function for these arguments' types, or None: fused kernels switched off
@@ -99,19 +111,19 @@ class Kernel:
         numba = _numba()
         if numba is None:
             return None
-        signature = tuple(numba.typeof(argument) for argument in arguments)
-        if signature in self._signatures:
+        key = tuple(map(_type_key, arguments))
+        if key in self._compiled:
             return self._dispatcher
         try:
             if self._dispatcher is None:
                 self._dispatcher = _jit(numba, self.function)
-            self._dispatcher.compile(signature)
+            self._dispatcher.compile(tuple(numba.typeof(argument) for argument in arguments))
         except Exception as error:
             self._failed = True
             warnings.warn(f"varlab: fused kernel {self.__name__} failed to compile "
                           f"({type(error).__name__}); using numpy", RuntimeWarning, stacklevel=2)
             return None
-        self._signatures.add(signature)
+        self._compiled.add(key)
         return self._dispatcher
 
     def __repr__(self) -> str:
