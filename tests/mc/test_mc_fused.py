@@ -38,9 +38,9 @@ def test_fused_kernel_equals_the_numpy_reference(monkeypatch, name, options, poi
     fast, fast_state = terms(monkeypatch, "1", name, options, point, n_terms)
     reference, reference_state = terms(monkeypatch, "0", name, options, point, n_terms)
     assert fast_state == reference_state                      # the same draws, no more, no fewer
+    # within rounding: a numpy whose cos takes a SIMD path may differ in the last bit; on the
+    # machines measured both call the C library's cos and the terms are bit-identical
     np.testing.assert_allclose(fast, reference, rtol=1e-12, atol=1e-15)
-    # measured: bit-identical (numba's math.cos and numpy's cos both call the C library's cos)
-    assert np.array_equal(fast, reference)
 
 
 def test_the_fused_path_runs_by_default(monkeypatch):
@@ -56,7 +56,9 @@ def test_simulation_equals_the_reference(monkeypatch):
     monkeypatch.setenv(fused.ENVIRONMENT, "0")
     reference = simulate("nrff", **point)
     monkeypatch.setenv(fused.ENVIRONMENT, "1")
-    assert simulate("nrff", **point) == reference
+    fast = simulate("nrff", **point)
+    for statistic in ("mean", "variance", "mse", "se_mse"):
+        np.testing.assert_allclose(getattr(fast, statistic), getattr(reference, statistic), rtol=1e-12)
 
 
 @pytest.mark.parametrize("name, point", [("nrff", {"rho": 0.5, "gamma": 1.0}),
