@@ -51,8 +51,11 @@ def test_a_killed_worker_is_survived(client, reference):
 
     thread = threading.Thread(target=run)
     thread.start()
-    time.sleep(1.0)
-    victim = sorted(client.scheduler_info()["workers"])[0]
+    deadline = time.monotonic() + 60.0            # kill a worker as soon as one is busy (the fused
+    while not any(client.processing().values()) and time.monotonic() < deadline:   # kernels are fast)
+        time.sleep(0.005)
+    victim = next((w for w, tasks in sorted(client.processing().items()) if tasks),
+                  sorted(client.scheduler_info()["workers"])[0])
     try:
         client.run(os._exit, 1, workers=[victim])
     except Exception:             # the connection to the killed worker drops
@@ -70,7 +73,8 @@ def test_dask_backend_needs_a_client():
 
 
 def test_tasks_are_cut_for_the_cluster_threads(client):
-    assert engine._workers("dask", 1, client) == 3
+    threads = sum(worker["nthreads"] for worker in client.scheduler_info()["workers"].values())
+    assert threads >= 2 and engine._workers("dask", 1, client) == threads     # a worker may have been killed
 
 
 def test_workers_with_dask_malloc_trim_are_warned_about(client):

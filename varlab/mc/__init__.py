@@ -1,7 +1,8 @@
 """Monte Carlo: a vectorized, blocked, parallel, bit-reproducible simulation engine for any
 estimator over a grid of declared parameters (``engine``: ``simulate``; ``seeds``: seed tree and
-block layout; ``blocks``: per-task computation; ``devices``: numpy or CuPy; ``result``; ``stats``;
-``models``: one module per estimator family, registered on definition).
+block layout; ``blocks``: per-task computation; ``devices``: numpy or CuPy; ``fused``: compiled
+kernels of the hot models; ``result``; ``stats``; ``models``: one module per estimator family,
+registered on definition).
 
 >>> from varlab.mc import simulate
 >>> result = simulate("nrff", k=[1, 10, 100], rho=0.5, gamma=1.0, n_repetitions=1000,

@@ -35,6 +35,7 @@ import numpy as np
 from ... import spectral
 from ...features.samplers.orthogonal import fwht, hadamard_size
 from ...theory import orthogonal as theory
+from . import _fused_rff
 from ._phases import blocked_budget, phases
 from .sampler_model import SamplerModel
 
@@ -113,6 +114,10 @@ class IIDRadialModel(RadialModel):
 
     def __init__(self, through_sampler=False):
         self.through_sampler = bool(through_sampler)
+
+    def sample(self, rng, n, k, out, workspace, *, dimension, distance):
+        if self.through_sampler or not _fused_rff.radial_terms(rng, out[0], distance):
+            super().sample(rng, n, k, out, workspace, dimension=dimension, distance=distance)
 
     def _projections(self, rng, n, rows, d):
         """<w, u> for w ~ N(0, I): standard normal."""

@@ -19,7 +19,7 @@ import numpy as np
 from ... import _validate
 from ...theory import nrff as nrff_theory
 from ...theory import rff as rff_theory
-from . import Model
+from . import Model, _fused_rff
 
 __all__ = ["RFFModel", "RFFNoPhaseModel", "NRFFModel", "RFFFeatureMapModel",
            "RFFNoPhaseFeatureMapModel", "NRFFFeatureMapModel", "correlated_unit_vectors"]
@@ -122,6 +122,8 @@ class RFFModel(Model):
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
         xp = workspace.xp
+        if xp is np and _fused_rff.rff_terms(rng, out, workspace, rho, gamma, phase=True):
+            return
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=True)
         xp.cos(a, out=a)                                   # -X / sqrt2
         xp.cos(b, out=b)                                   # -Y / sqrt2
@@ -162,6 +164,8 @@ class RFFNoPhaseModel(Model):
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
         xp = workspace.xp
+        if xp is np and _fused_rff.rff_terms(rng, out, workspace, rho, gamma, phase=False):
+            return
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=False)
         xp.cos(a, out=a)
         xp.cos(b, out=b)
@@ -204,6 +208,8 @@ class NRFFModel(Model):
 
     def sample(self, rng, n, k, out, workspace, *, rho, gamma):
         xp = workspace.xp
+        if xp is np and _fused_rff.rff_terms(rng, out, workspace, rho, gamma, phase=True):
+            return
         a, b = _draw_arguments(rng, n, k, rho, gamma, workspace, phase=True)
         xp.cos(a, out=a)                                   # -X / sqrt2
         xp.cos(b, out=b)                                   # -Y / sqrt2

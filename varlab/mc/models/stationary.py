@@ -31,6 +31,7 @@ from ...features.samplers import get_sampler
 from ...spectral import kernel_measure
 from ...theory import stationary as theory
 from ...theory import stationary_kernel, stationary_kernels
+from . import _fused_stationary
 from .sampler_model import SamplerModel
 
 __all__ = ["StationaryRFFModel", "FEATURES"]
@@ -81,6 +82,10 @@ class StationaryRFFModel(SamplerModel):
         return theory.kernel_value(self.kernel, distance) + 0.0 * np.asarray(dimension)
 
     def sample(self, rng, n, k, out, workspace, *, dimension, distance):
+        if (self.kernel, self.sampler) == ("gaussian", "iid") and _fused_stationary.gaussian_terms(
+                rng, out[0], workspace, dimension=dimension, distance=distance, phase=self.features == "phase",
+                lengthscale=self.measure().lengthscale, factor=distance / self.direction_norm(int(dimension))):
+            return
         super().sample(rng, n, k, out, workspace, dimension=dimension, distance=distance)
         if self.features == "phase":
             shift = rng.random((n, k))
