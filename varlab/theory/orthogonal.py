@@ -273,7 +273,8 @@ def covariance_numeric(law_a, law_b, d, r, nodes=160):
     (nodes, weights)), by tensor Gauss quadrature in the laws' quantiles (varlab; the Bessel term
     of 004's H(z) and G for non-Gaussian parts). Returns an array over r. Accuracy: about 1e-6
     absolute at 160 nodes, 2e-7 at 400 (the quantile map is singular at the ends), checked against
-    the closed form in tests/features/test_orthogonal.py.
+    the closed form in tests/features/test_orthogonal.py; phi_d itself is right to 1e-10 in every
+    dimension up to 1e5 (``_special.phi``: at d = 4096, r = 10 the chi law gives C = -2.69e-44).
 
     Examples
     --------
