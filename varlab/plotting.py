@@ -289,7 +289,7 @@ def table_figure(rows, columns, title: str, *, fontsize: float = 10) -> TableFig
 
 # --- writing figures ------------------------------------------------------------------------------
 
-#: dots per inch of every PNG varlab writes (``varlab figures``, simulations/*.py)
+#: dots per inch of every PNG varlab writes (``varlab figures`` and the scripts in simulations/)
 DPI = 120
 #: what :func:`write_figures` writes of a figure by default: PNG, PDF and, for a
 #: :class:`TableFigure`, its markdown
