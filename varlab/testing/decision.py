@@ -243,7 +243,7 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
             confirm = np.where(difference >= 0, 0.0,
                                np.where(difference > -effect_size, threshold * error / (difference + effect_size),
                                         np.nan))
-        confirm = np.fmax(confirm, threshold * error / effect_size) * np.where(np.isnan(confirm), np.nan, 1.0)
+        confirm = np.maximum(confirm, threshold * error / effect_size)       # and the resolution (NaN stays)
         contradict = np.where(-difference > effect_size, threshold * error / (-difference - effect_size), np.nan)
     factor, index, way = _budget_factor(confirm, contradict)
     worst = index if index is not None else int(np.argmin(z / threshold))
