@@ -30,6 +30,7 @@ def main(argv=None) -> int:
     parser.add_argument("--paper", nargs="+", help="papers to run (default: all)")
     parser.add_argument("--scheduler")
     parser.add_argument("--checkpoint", default=".varlab-checkpoints")
+    cli.add_until_decided_arguments(parser)
     args = parser.parse_args(argv)
     common = ["--budget", "full", "--n-jobs", args.n_jobs, "--checkpoint", args.checkpoint]
     common += ["--scheduler", args.scheduler] if args.scheduler else []
@@ -39,7 +40,7 @@ def main(argv=None) -> int:
     with mc.configure(n_jobs=n_jobs, backend="dask" if args.scheduler else None, scheduler=args.scheduler,
                       checkpoint_root=Path(args.checkpoint) / "simulations"):
         claims.check(args.paper, claims.budget("full").stored_in(args.checkpoint),
-                     out=f"{args.out}/reports")
+                     out=f"{args.out}/reports", until_decided=cli.until_decided_from(args))
     figures = [f.id for paper in (args.paper or [None]) for f in plotting.figures(paper)]
     return cli.main(["figures", "--out", f"{args.out}/figures", "--only", *figures, *common])
 

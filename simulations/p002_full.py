@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from varlab import claims, plotting  # noqa: E402
+from varlab import claims, cli, plotting  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -35,15 +35,18 @@ def main(argv=None) -> int:
     parser.add_argument("--only", nargs="+", help="claim or figure ids (default: all of paper 002)")
     parser.add_argument("--out", type=Path, default=ROOT / "simulations" / "p002")
     parser.add_argument("--force", action="store_true", help="redo finished outputs")
+    cli.add_until_decided_arguments(parser)
     args = parser.parse_args(argv)
+    until_decided = cli.until_decided_from(args)
     budget = claims.BUDGETS["full"].stored_in(args.out)
     wanted = lambda item_id: args.only is None or item_id in args.only
     everything = claims.claims("002")
-    claims.run_claims([item for item in everything if wanted(item.id)], budget, force=args.force)
+    claims.run_claims([item for item in everything if wanted(item.id)], budget, force=args.force,
+                      until_decided=until_decided)
     plotting.write_figures([item for item in plotting.figures("002") if wanted(item.id)], budget,
                            args.out / "figures", formats=("png", "pdf"), redo=args.force)
     # the report: the stored verdicts (it runs none of the claims)
-    stored = claims.stored_verdicts(everything, budget)
+    stored = claims.stored_verdicts(everything, budget, decided=until_decided is not None)
     missing = [item.id for item in everything if item.id not in stored]
     claims.write_report(list(stored.values()), args.out,
                         budget=budget,

@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from varlab import claims, mc, plotting  # noqa: E402
+from varlab import claims, cli, mc, plotting  # noqa: E402
 
 #: what the full definition leaves out and why (the run's measured times; see the docstring)
 NOT_RUN = ("Left out for lack of machine time in the run of 2026-11-23 (2 cores shared with "
@@ -74,9 +74,10 @@ def _experiments(out: Path, budget) -> list:
     return lines
 
 
-def _report(out: Path, budget) -> None:
-    """The report of the stored verdicts (the claims not yet run are named in its title)."""
-    stored = claims.stored_verdicts(claims.claims("003"), budget)
+def _report(out: Path, budget, decided: bool) -> None:
+    """The report of the stored verdicts (with ``decided``: those decided by a second run where
+    there is one); the claims not yet run are named in its title."""
+    stored = claims.stored_verdicts(claims.claims("003"), budget, decided=decided)
     missing = [c.id for c in claims.claims("003") if c.id not in stored]
     claims.write_report(list(stored.values()), out, budget=budget,
                         title=f"Paper 003: {claims.paper_title('003')} - claims checked by varlab "
@@ -90,7 +91,9 @@ def main(argv=None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "simulations" / "p003")
     parser.add_argument("--only", nargs="+", help="claim or figure ids (default: all of paper 003)")
     parser.add_argument("--force", action="store_true", help="redo the selected claims and figures")
+    cli.add_until_decided_arguments(parser)
     args = parser.parse_args(argv)
+    until_decided = cli.until_decided_from(args)
 
     out = args.out
     budget = claims.BUDGETS["full"].stored_in(out)
@@ -98,11 +101,11 @@ def main(argv=None) -> int:
 
     with mc.configure(checkpoint_root=ROOT / ".varlab-checkpoints" / "p003-full"):
         claims.run_claims([item for item in claims.claims("003") if wanted(item.id)], budget,
-                          force=args.force)
-        _report(out, budget)
+                          force=args.force, until_decided=until_decided)
+        _report(out, budget, until_decided is not None)
         plotting.write_figures([item for item in plotting.figures("003") if wanted(item.id)], budget,
                                out / "figures", formats=("png", "pdf"), redo=args.force)
-    _report(out, budget)
+    _report(out, budget, until_decided is not None)
     return 0
 
 

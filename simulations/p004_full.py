@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from varlab import mc, claims, plotting  # noqa: E402
+from varlab import claims, cli, mc, plotting  # noqa: E402
 
 PAPER = "004"
 
@@ -34,12 +34,14 @@ def main(argv=None) -> int:
     parser.add_argument("--n-jobs", type=int, default=1)
     parser.add_argument("--skip-figures", action="store_true")
     parser.add_argument("--force", action="store_true", help="rerun the claims whose verdicts are stored")
+    cli.add_until_decided_arguments(parser)
     args = parser.parse_args(argv)
     out = args.out
     budget = replace(claims.BUDGETS["full"], n_jobs=args.n_jobs).stored_in(out / "store")
     # finished simulation blocks are kept (not committed), so a killed run resumes them too
     with mc.configure(checkpoint_root=ROOT / ".varlab-checkpoints" / "p004-full"):
-        verdicts = claims.run_claims(claims.claims(PAPER), budget, force=args.force)
+        verdicts = claims.run_claims(claims.claims(PAPER), budget, force=args.force,
+                                     until_decided=cli.until_decided_from(args))
     claims.write_report(verdicts, out, budget=budget,
                         title=claims.paper_title(PAPER) + " - full budget")
     if not args.skip_figures:

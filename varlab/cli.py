@@ -167,10 +167,11 @@ def _write_readme(out: Path) -> None:
     (out / "README.md").write_text("\n".join(lines) + "\n")
 
 
-def run_checks(papers=None, budget_name="quick", out=None, checkpoint=None):
+def run_checks(papers=None, budget_name="quick", out=None, checkpoint=None, until_decided=None):
     """Run the claims of ``papers`` (``varlab.claims.check``) and write report.md / points.md /
     report.json per paper (and a manifest of the reports directory). With ``checkpoint``,
-    finished claims are kept in ``<checkpoint>/store`` and not rerun."""
+    finished claims are kept in ``<checkpoint>/store`` and not rerun; ``until_decided``: a
+    ``varlab.claims.UntilDecided`` (each inconclusive claim gets one deciding run)."""
     from . import claims, manifest
 
     budget = make_budget(budget_name)
@@ -183,14 +184,45 @@ def run_checks(papers=None, budget_name="quick", out=None, checkpoint=None):
     base = Path(out) if out else _repository_root() / "paper_checks" / "reports"
     partial = bool(papers) and set(papers) != set(known)
     try:
-        verdicts = claims.check(papers, budget, base, log=_log)
+        verdicts = claims.check(papers, budget, base, log=_log, until_decided=until_decided)
     except OSError as error:
         raise CommandError(f"check: cannot write the reports to {base}: {error.strerror}") from None
-    run = {"command": "varlab check" + (" --paper " + " ".join(verdicts) if partial else ""),
+    run = {"command": "varlab check" + (" --paper " + " ".join(verdicts) if partial else "")
+           + (" --until-decided" if until_decided else ""),
            "papers": list(verdicts), "budget": budget.name, "n_repetitions": budget.n_repetitions,
            "random_state": budget.random_state}
     manifest.write(base, run=run, files=_report_files(base, verdicts) if partial else None)
     return verdicts
+
+
+def add_until_decided_arguments(parser) -> None:
+    """``--until-decided``, ``--max-factor`` and ``--max-seconds`` (``varlab check`` and the
+    full-budget scripts under simulations/); read them with :func:`until_decided_from`."""
+    parser.add_argument("--until-decided", action="store_true",
+                        help="give each inconclusive claim one deciding run with fresh seeds at the "
+                             "budget its pilot advises (times 2), within --max-factor and "
+                             "--max-seconds; the report records both runs")
+    parser.add_argument("--max-factor", type=float, default=10.0, metavar="F",
+                        help="with --until-decided: the most times the budget a deciding run may "
+                             "have (default: %(default)s)")
+    parser.add_argument("--max-seconds", type=float, metavar="S",
+                        help="with --until-decided: the most seconds a deciding run may be expected "
+                             "to take, from its pilot's (default: no cap)")
+
+
+def until_decided_from(args):
+    """The ``varlab.claims.UntilDecided`` of the options of :func:`add_until_decided_arguments`
+    (None without --until-decided)."""
+    from .claims import UntilDecided
+
+    if not args.until_decided:
+        if args.max_factor != 10.0 or args.max_seconds is not None:
+            raise CommandError("--max-factor and --max-seconds need --until-decided")
+        return None
+    try:
+        return UntilDecided(max_factor=args.max_factor, max_seconds=args.max_seconds)
+    except ValueError as error:
+        raise CommandError(str(error)) from None
 
 
 def _report_files(base: Path, papers) -> list[str]:
@@ -458,6 +490,7 @@ def _parser():
                        help="compare the regenerated reports with those under STORED (default: the "
                             "project's committed reports of the budget) at the tolerances of "
                             "varlab.claims.compare, print what moved, exit 1 if anything did")
+    add_until_decided_arguments(check)
     _add_parallel_arguments(check)
 
     simulate = commands.add_parser("simulate", help="simulate one estimator over a parameter grid",
@@ -529,13 +562,15 @@ def main(argv=None) -> int:
             with _engine_settings(args):
                 run_figures(args.only, args.budget, args.out)
         elif args.command == "check":
+            until_decided = until_decided_from(args)
             if args.compare is None:
                 with _engine_settings(args):
-                    _summary(run_checks(args.paper, args.budget, args.out, args.checkpoint))
+                    _summary(run_checks(args.paper, args.budget, args.out, args.checkpoint,
+                                        until_decided))
             else:
                 stored = _require_reports(args.compare or _stored_reports(args.budget), args.budget)
                 with _engine_settings(args), _output(args.out) as out:
-                    _summary(run_checks(args.paper, args.budget, out, args.checkpoint))
+                    _summary(run_checks(args.paper, args.budget, out, args.checkpoint, until_decided))
                     return run_compare(out, stored, args.paper)
         elif args.command == "simulate":
             with _engine_settings(args):

@@ -12,7 +12,9 @@ three outcomes (confirmed, contradicted, inconclusive; ``varlab.testing.outcomes
   record, ``varlab.testing.verdict``) with ``varlab.testing.builders``;
 * papers are found through the entry-point group ``varlab.papers`` (``registry``), a claim's
   paper from its id;
-* :func:`check` (``runner``) runs claims, resumably, and writes the reports (``report``);
+* :func:`check` (``runner``) runs claims, resumably, and writes the reports (``report``); with
+  an :class:`UntilDecided` it gives each inconclusive claim one deciding run with fresh seeds
+  (``until_decided``);
 * :func:`run_units` (``units``) runs an experiment's units resumably in a :class:`Store`.
 """
 from ..mc.stats import Z_MAX, t_threshold
@@ -27,6 +29,7 @@ from .runner import check, run_claims, stored_verdicts
 from .sources import Difference, Measured, Measurement, Simulation
 from .theories import per_sample
 from .store import Store, store_for
+from .until_decided import UntilDecided
 from .units import DeadlineReached, run_units, unit_key
 
 __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",
@@ -34,4 +37,5 @@ __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", 
            "Measured", "Measurement", "Ordering",
            "Paired", "Simulation", "per_sample", "claim", "GROUP", "claims", "load", "paper_of", "paper_title",
            "papers", "rewrite_report", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
-           "run_claims", "stored_verdicts", "Store", "store_for", "DeadlineReached", "run_units", "unit_key", "Verdict"]
+           "run_claims", "stored_verdicts", "Store", "store_for", "DeadlineReached", "run_units", "unit_key", "Verdict",
+           "UntilDecided"]

@@ -1,7 +1,10 @@
 """Budgets: how much simulation a check or figure may spend, and where long work keeps its pieces."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
+
+from ..seeding import derive_seed
 
 __all__ = ["Budget", "BUDGETS", "budget"]
 
@@ -31,6 +34,48 @@ class Budget:
         stored verdicts and cached simulations are kept apart)."""
         return replace(self, name=f"{self.name}x{int(factor)}",
                        n_repetitions=self.n_repetitions * int(factor))
+
+    @property
+    def base(self) -> str:
+        """The name of the budget this one derives from by ``scaled`` and ``part``: "full" for
+        "fullx8" or "full/4" (the key of the tables that size real-data experiments).
+
+        Examples
+        --------
+        >>> BUDGETS["full"].scaled(8).part(4).base, BUDGETS["quick"].base
+        ('full', 'quick')
+        """
+        return re.split(r"[x/]\d", self.name, maxsplit=1)[0]
+
+    @property
+    def factor(self) -> int:
+        """How many times its base budget's repetitions this budget's name says it has (the
+        product of its "x<factor>" parts; 1 for a named budget).
+
+        Examples
+        --------
+        >>> BUDGETS["full"].scaled(8).factor, BUDGETS["full"].scaled(2).scaled(3).factor
+        (8, 6)
+        """
+        factor = 1
+        for part in re.findall(r"x(\d+)", self.name):
+            factor *= int(part)
+        return factor
+
+    def fresh(self, label: str) -> "Budget":
+        """The same budget with a ``random_state`` derived from this one's and ``label``, so that
+        every seed of a run at it (``varlab.claims.seed_for``, the units' seeds) is independent
+        of this budget's: a deciding run never reuses its pilot's draws.
+
+        Examples
+        --------
+        >>> pilot = BUDGETS["full"]
+        >>> deciding = pilot.scaled(4).fresh("until-decided")
+        >>> deciding.name, deciding.random_state != pilot.random_state
+        ('fullx4', True)
+        """
+        state = derive_seed(self.random_state, "fresh", label).generate_state(1)[0]
+        return replace(self, random_state=int(state))
 
     def part(self, divisor: int, minimum: int = 50) -> "Budget":
         """A part of the budget: n_repetitions // divisor (at least ``minimum``), named

@@ -122,6 +122,8 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
                   f" About {format_number(v.budget_factor)}x this budget would resolve it.")
         how = _resolution(v) if v.method == "exact" else f"{v.method}; {_resolution(v)}"
         lines += [f"**Outcome: {v.outcome}** ({how}). {v.reason}{factor}", ""]
+        if v.pilot:
+            lines += [_pilot(v.pilot), ""]
     (directory / "report.md").write_text("\n".join(lines) + "\n")
     detail = [f"# {title}: per-point data", "", f"Budget `{budget.name}`. One table per claim "
               f"(the claim's outcome and reason are in `report.md`, beside this file).", ""]
@@ -129,6 +131,13 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
         if v.rows:
             detail += [f"## {v.id}", ""] + _table(v.rows) + [""]
     (directory / "points.md").write_text("\n".join(detail) + "\n")
+
+
+def _pilot(pilot: dict) -> str:
+    """The line of a verdict decided by a second run: what its pilot run found."""
+    repetitions = "" if pilot["n_repetitions"] is None else f", {pilot['n_repetitions']:,} repetitions"
+    return (f"**Pilot run** (budget `{pilot['budget']}`{repetitions}, random_state "
+            f"{pilot['random_state']}; its seeds are not reused): {pilot['outcome']}. {pilot['reason']}")
 
 
 def rewrite_report(directory) -> None:

@@ -12,6 +12,7 @@ from .budget import Budget, budget as as_budget
 from .registry import claims, paper_title, papers
 from .report import write_report
 from .store import store_for
+from .until_decided import UntilDecided, decided, is_undecided, left_undecided
 
 __all__ = ["run_claims", "stored_verdicts", "check"]
 
@@ -24,13 +25,43 @@ def _key(budget: Budget, claim_id: str) -> str:
     return f"{budget.name}-{budget.random_state}-{claim_id}"
 
 
+def _decided_key(budget: Budget, claim_id: str) -> str:
+    """The store key of a claim's verdict decided by a second run (``until_decided``)."""
+    return _key(budget, claim_id) + "-until-decided"
+
+
+#: the words of a declaration that its stored verdicts repeat
+DECLARED = ("source", "quote", "statement", "note", "derived_by_varlab")
+
+
+def is_current(record: dict, item) -> bool:
+    """Whether a stored verdict ``record`` is of ``item``'s declaration as it is today: the same
+    words and, where the declaration has one, the same tolerance (a record of an older
+    declaration is run again rather than reused).
+
+    Examples
+    --------
+    >>> from varlab.claims import Identity
+    >>> example = Identity(id="doc.current", source="s", quote="q", statement="1 = 1",
+    ...                    compute=lambda: (True, "exact", []))
+    >>> record = example.run("test").to_json()
+    >>> is_current(record, example), is_current({**record, "statement": "1 == 1"}, example)
+    (True, False)
+    """
+    tolerance = getattr(item, "tolerance", None)
+    return all(record.get(word) == getattr(item, word) for word in DECLARED) and (
+        not isinstance(tolerance, float) or record.get("tolerance") == tolerance)
+
+
 def _from_record(record: dict) -> Verdict:
     return Verdict.from_json({name: value for name, value in record.items()
                               if name not in ("key", "seconds")})
 
 
-def stored_verdicts(items, budget: Budget) -> dict[str, Verdict]:
-    """{claim id: Verdict} of the ``items`` that the budget's store holds (runs nothing).
+def stored_verdicts(items, budget: Budget, *, decided: bool = False) -> dict[str, Verdict]:
+    """{claim id: Verdict} of the ``items`` that the budget's store holds for their current
+    declarations (``is_current``; runs nothing); with
+    ``decided``, a claim's verdict decided by a second run (``until_decided``) where there is one.
 
     Examples
     --------
@@ -46,13 +77,22 @@ def stored_verdicts(items, budget: Budget) -> dict[str, Verdict]:
     """
     budget = as_budget(budget)
     store = store_for(budget, "verdicts")
-    return {item.id: _from_record(store.get(_key(budget, item.id))) for item in items
-            if _key(budget, item.id) in store}
+    found = {}
+    for item in items:
+        keys = ([_decided_key(budget, item.id)] if decided else []) + [_key(budget, item.id)]
+        stored = [key for key in keys if key in store and is_current(store.get(key), item)]
+        if stored:
+            found[item.id] = _from_record(store.get(stored[0]))
+    return found
 
 
-def run_claims(items, budget: Budget, *, force: bool = False, log=_log) -> list[Verdict]:
+def run_claims(items, budget: Budget, *, force: bool = False, log=_log,
+               until_decided: UntilDecided | None = None) -> list[Verdict]:
     """The verdicts of ``items`` (claims) at ``budget``: from its store where a previous run
-    finished them (unless ``force``), else run and stored as each finishes.
+    finished them for their current declarations (``is_current``; unless ``force``), else run
+    and stored as each finishes. With
+    ``until_decided`` (a ``varlab.claims.UntilDecided``), an inconclusive claim gets one deciding
+    run with fresh seeds at the budget its pilot advises (``varlab.claims.until_decided``).
 
     Examples
     --------
@@ -73,25 +113,41 @@ def run_claims(items, budget: Budget, *, force: bool = False, log=_log) -> list[
     store = store_for(budget, "verdicts")
     verdicts = []
     for item in items:
-        key = _key(budget, item.id)
-        began = time.perf_counter()
-        if key in store and not force:
-            verdict = _from_record(store.get(key))
-            note = "stored"
-        else:
-            verdict = item.run(budget)
-            store.put(key, dict(verdict.to_json(), seconds=round(time.perf_counter() - began, 1)))
-            note = f"{time.perf_counter() - began:.1f} s"
+        verdict, seconds, note = _run(item, budget, store, force)
+        if until_decided is not None and is_undecided(verdict):
+            factor, why = until_decided.factor(verdict.budget_factor, seconds)
+            if factor is None:
+                verdict = left_undecided(verdict, why)
+            else:
+                log(f"[{item.paper}] {item.id}: {verdict.outcome} ({note}); deciding at {factor}x "
+                    f"with fresh seeds")
+                deciding_budget = budget.scaled(factor).fresh("until-decided")
+                deciding, _, note = _run(item, deciding_budget, store, force)
+                verdict = decided(verdict, deciding, factor, budget.random_state)
+                store.put(_decided_key(budget, item.id), verdict.to_json())
         verdicts.append(verdict)
         log(f"[{item.paper}] {item.id}: {verdict.outcome} ({note}) {verdict.reason[:140]}")
     return verdicts
 
 
+def _run(item, budget: Budget, store, force: bool) -> tuple[Verdict, float | None, str]:
+    """The verdict of ``item`` at ``budget`` (stored, or run and stored), its seconds and a note."""
+    key = _key(budget, item.id)
+    if key in store and not force and is_current(store.get(key), item):
+        record = store.get(key)
+        return _from_record(record), record.get("seconds"), "stored"
+    began = time.perf_counter()
+    verdict = item.run(budget)
+    seconds = time.perf_counter() - began
+    store.put(key, dict(verdict.to_json(), seconds=round(seconds, 1)))
+    return verdict, seconds, f"{seconds:.1f} s"
+
+
 def check(selected=None, budget="quick", out=None, *, force: bool = False,
-          log=_log) -> dict[str, list[Verdict]]:
+          log=_log, until_decided: UntilDecided | None = None) -> dict[str, list[Verdict]]:
     """Run the claims of the ``selected`` papers (default: all) and write
     ``<out>/<paper>/report.md|points.md|report.json``; returns {paper: verdicts}. ``out``
-    defaults to nothing written.
+    defaults to nothing written; ``until_decided``: see :func:`run_claims`.
 
     Examples
     --------
@@ -112,7 +168,8 @@ def check(selected=None, budget="quick", out=None, *, force: bool = False,
         raise ValueError(f"unknown paper(s) {unknown}; known: {known}")
     results = {}
     for paper in selected:
-        results[paper] = run_claims(claims(paper), budget, force=force, log=log)
+        results[paper] = run_claims(claims(paper), budget, force=force, log=log,
+                                    until_decided=until_decided)
         if out is not None:
             write_report(results[paper], Path(out) / paper, budget=budget,
                          title=f"Paper {paper}: {paper_title(paper)} - claims checked by varlab")

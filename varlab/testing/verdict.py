@@ -34,7 +34,9 @@ class Verdict:
     (``varlab.claims.compare`` allows that much between a regenerated and a stored record);
     ``threshold``: the largest |z| threshold used (``varlab.testing.outcomes.threshold``; None
     for an exact check); ``n_repetitions``: the fewest repetitions of a simulation it rests on
-    (None if none).
+    (None if none); ``pilot``: for a verdict decided by a second run with fresh seeds
+    (``varlab.claims.until_decided``), the first run's budget, outcome, resolution and advice
+    (None otherwise).
 
     Examples
     --------
@@ -72,6 +74,7 @@ class Verdict:
     accuracy: dict = field(default_factory=dict)
     threshold: float | None = None
     n_repetitions: int | None = None
+    pilot: dict | None = None
 
     def __post_init__(self):
         if self.outcome not in OUTCOMES:

@@ -1,0 +1,104 @@
+"""``--until-decided``: a pilot run, then one deciding run with fresh seeds at the budget the pilot
+advises; the pilot's seeds are never reused, only the deciding run decides, both are recorded."""
+import numpy as np
+import pytest
+
+from varlab import cli
+from varlab.claims import (CONFIRMED, INCONCLUSIVE, Agreement, Budget, Measured, Measurement,
+                           UntilDecided, run_claims, stored_verdicts, write_report)
+
+
+def _recording_coin(seen: list):
+    """A fair coin's heads rate over the budget's flips (three coins), recording the budget and
+    the seed entropy of every run."""
+    def measure(run):
+        n = run.budget.n_repetitions
+        seed = run.seed("flips")
+        seen.append((run.budget.name, run.budget.random_state, tuple(seed.entropy), n))
+        heads = np.random.default_rng(seed).binomial(n, 0.5, size=3)
+        return Measurement(estimate=heads / n, standard_error=np.full(3, np.sqrt(0.25 / n)),
+                           theory=np.full(3, 0.5), rows=[{"coin": i} for i in range(3)])
+    return Measured(measure, "heads rate")
+
+
+def _coin_claim(claim_id, seen):
+    return Agreement(id=claim_id, source="unit", quote="a fair coin", statement="s",
+                     model=_recording_coin(seen), tolerance=0.02, relative=False, registered=False)
+
+
+def test_the_deciding_run_never_reuses_the_pilots_seeds_and_records_both(tmp_path):
+    seen = []
+    budget = Budget("unit-decide", 10_000, store=str(tmp_path))
+    claim = _coin_claim("unit.decide.coin", seen)
+    pilot = run_claims([claim], budget, log=lambda line: None)[0]
+    assert pilot.outcome == INCONCLUSIVE and 1 < pilot.budget_factor < 5
+    seen.clear()
+    verdict = run_claims([claim], budget, log=lambda line: None, until_decided=UntilDecided())[0]
+    # the pilot came from the store; exactly one deciding run, at margin x the advice
+    factor = int(np.ceil(2 * pilot.budget_factor))
+    assert len(seen) == 1
+    name, random_state, entropy, n = seen[0]
+    assert (name, n) == (f"unit-decidex{factor}", 10_000 * factor)
+    assert random_state != budget.random_state and entropy[0] == random_state
+    # the pilot's seeds (recomputed from its budget) share nothing with the deciding run's
+    pilot_seen = []
+    _coin_claim("unit.decide.coin", pilot_seen).run(budget)
+    assert pilot_seen[0][2] != entropy and pilot_seen[0][1] == budget.random_state
+    # only the deciding run decides; the pilot is kept
+    assert verdict.outcome == CONFIRMED
+    assert verdict.rows[0]["SE"] == pytest.approx(np.sqrt(0.25 / (10_000 * factor)), rel=1e-12)
+    assert verdict.pilot["outcome"] == INCONCLUSIVE and verdict.pilot["budget"] == "unit-decide"
+    assert verdict.pilot["random_state"] == budget.random_state
+    assert verdict.pilot["budget_factor"] == pytest.approx(pilot.budget_factor)
+    assert f"a second run at {factor}x" in verdict.reason
+    # resumable: both runs are in the store, nothing is recomputed
+    seen.clear()
+    again = run_claims([claim], budget, log=lambda line: None, until_decided=UntilDecided())[0]
+    assert seen == [] and again == verdict
+    assert stored_verdicts([claim], budget, decided=True) == {"unit.decide.coin": verdict}
+    assert stored_verdicts([claim], budget)["unit.decide.coin"].pilot is None
+    write_report([verdict], tmp_path / "report", budget=budget, title="t")
+    text = (tmp_path / "report" / "report.md").read_text()
+    assert f"**Pilot run** (budget `unit-decide`, random_state {budget.random_state}" in text
+    assert "its seeds are not reused" in text
+
+
+def test_a_claim_beyond_the_cap_is_left_inconclusive_and_says_why():
+    seen = []
+    budget = Budget("unit-capped", 1_000)
+    verdict = run_claims([_coin_claim("unit.decide.capped", seen)], budget, log=lambda line: None,
+                         until_decided=UntilDecided(max_factor=10))[0]
+    assert len(seen) == 1 and verdict.outcome == INCONCLUSIVE and verdict.pilot is None
+    assert "[not rerun: about" in verdict.reason and "beyond the cap of 10x" in verdict.reason
+    timed = run_claims([_coin_claim("unit.decide.timed", [])], Budget("unit-timed", 10_000),
+                       log=lambda line: None, until_decided=UntilDecided(max_seconds=1e-9))[0]
+    assert timed.outcome == INCONCLUSIVE and "beyond the cap of 1e-09 s" in timed.reason
+
+
+def test_the_policy_refuses_settings_that_cannot_decide():
+    with pytest.raises(ValueError, match="max_factor >= 2"):
+        UntilDecided(max_factor=1)
+    with pytest.raises(ValueError, match="max_seconds must be positive"):
+        UntilDecided(max_seconds=0)
+
+
+def test_the_command_line_needs_until_decided_for_its_caps(capsys):
+    assert cli.main(["check", "--paper", "001", "--budget", "test", "--max-factor", "4"]) != 0
+    assert "--max-factor and --max-seconds need --until-decided" in capsys.readouterr().err
+
+
+def test_a_stored_verdict_of_an_older_declaration_is_run_again(tmp_path):
+    import dataclasses
+
+    seen = []
+    budget = Budget("unit-current", 10_000, store=str(tmp_path))
+    claim = _coin_claim("unit.decide.current", seen)
+    run_claims([claim], budget, log=lambda line: None)
+    run_claims([claim], budget, log=lambda line: None)
+    assert len(seen) == 1                                       # the second run read the store
+    for change in (dict(statement="another statement"), dict(tolerance=0.03)):
+        changed = dataclasses.replace(claim, **change)
+        verdict = run_claims([changed], budget, log=lambda line: None)[0]
+        assert all(getattr(verdict, name) == value for name, value in change.items())
+    assert len(seen) == 3
+    assert stored_verdicts([claim], budget) == {}              # the store's last record is the new one
