@@ -18,7 +18,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
-from varlab.claims import run_units, store_for
+from varlab.claims import run_units, setting, store_for
 from varlab.features import RFF, AsKRFF
 from varlab.seeding import derive_seed
 
@@ -96,8 +96,7 @@ def _trial(name, trial, setting, random_state):
 
 def run_trial(unit: dict) -> dict:
     """{method: accuracy %} of one unit (budget, random_state, dataset, trial) of :func:`table1`."""
-    setting = SETTINGS.get(unit["budget"], SETTINGS["quick"])
-    return _trial(unit["dataset"], unit["trial"], setting, unit["random_state"])
+    return _trial(unit["dataset"], unit["trial"], setting(SETTINGS, unit["budget"]), unit["random_state"])
 
 
 def trial_key(unit: dict) -> str:
@@ -111,7 +110,7 @@ def table1(budget):
     trial) is a unit of ``varlab.claims.run_units`` in the budget's store "units"
     (``varlab.claims.store_for``: kept on disk where the budget has a store, as in the
     full-budget run, so that a killed run resumes)."""
-    trials = SETTINGS.get(budget.name, SETTINGS["quick"])[0]
+    trials = setting(SETTINGS, budget)[0] * budget.factor
     units = [dict(budget=budget.name, random_state=budget.random_state, dataset=name, trial=trial)
              for name in DATASETS for trial in range(trials)]
     records = run_units(units, store_for(budget, "units"), run_trial, key=trial_key,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from varlab.claims import setting
 from varlab.plotting import figure, finish_axes, legend_below, plt
 
 from .claims import FIG1_LOG2M, KERNELS, fig1_trials
@@ -37,13 +38,13 @@ def figure1(budget):
 
 def _fig2_trials(budget) -> str:
     from . import gram_error
-    n, _, trials = gram_error.SETTINGS.get(budget.name, gram_error.SETTINGS["quick"])
+    n, _, trials = setting(gram_error.SETTINGS, budget)
     return f"{trials} trials on {n} training points"
 
 
 def _table1_trials(budget) -> str:
     from . import classification
-    trials = classification.SETTINGS.get(budget.name, classification.SETTINGS["quick"])[0]
+    trials = setting(classification.SETTINGS, budget)[0]
     return f"{trials} trials"
 
 
@@ -67,7 +68,7 @@ def figure2(budget):
             ax.plot(log2m, exa.mean(0), ls="--", color=colour, lw=1, label=f"{kernel} (exact masses)")
         ax.set(xlabel="log2(M/d)", ylabel="||K - K~||_F / ||K||_F", yscale="log", title=name)
         finish_axes(ax, legend_size=7)
-    n, _, trials = gram_error.SETTINGS.get(budget.name, gram_error.SETTINGS["quick"])
+    n, _, trials = setting(gram_error.SETTINGS, budget)
     fig.suptitle(f"002 Fig. 2: AsK-RFF Gram error on {n} training points (mean ± sd over {trials} trials; "
                  "sigma = 2, r = 2/d, beta = 0.5 pi/d, Ns = 50)")
     fig.tight_layout()
@@ -96,7 +97,7 @@ def table1(budget):
         ax.set(ylabel="test accuracy (%)", title=name, ylim=(0, 112))
         ax.set_yticks(range(0, 101, 20))
         finish_axes(ax, legend_size=0)
-    trials, rows, log2_c, folds, _ = classification.SETTINGS.get(budget.name, classification.SETTINGS["quick"])
+    trials, rows, log2_c, folds, _ = setting(classification.SETTINGS, budget)
     fig.suptitle(f"002 Table 1: LinearSVC accuracy, M = 2d ({trials} trials; training rows "
                  + ", ".join(f"{k} {'all' if v is None else v}" for k, v in rows.items())
                  + f"; {len(log2_c)} C values, {folds}-fold CV)")

@@ -23,7 +23,7 @@ import scipy.linalg.blas
 from threadpoolctl import threadpool_limits
 
 from varlab import datasets, spectral
-from varlab.claims import run_units, store_for
+from varlab.claims import run_units, setting, store_for
 from varlab.features.asymmetric import asymmetric_gram, fit_total_masses
 from varlab.seeding import derive_seed, generator
 from varlab.spectral.asymmetric import kernel_value
@@ -144,7 +144,7 @@ def _trial(name, kernel, trial, n, log2_max, random_state):
 
 def run_trial(unit: dict) -> dict:
     """The errors of one unit (budget, random_state, dataset, kernel, trial) of :func:`fig2_results`."""
-    n, log2_max, _ = SETTINGS.get(unit["budget"], SETTINGS["quick"])
+    n, log2_max, _ = setting(SETTINGS, unit["budget"])
     return _trial(unit["dataset"], unit["kernel"], unit["trial"], n, log2_max, unit["random_state"])
 
 
@@ -160,7 +160,7 @@ def fig2_results(budget):
     trial is a unit of ``varlab.claims.run_units`` in the budget's store "units"
     (``varlab.claims.store_for``: kept on disk where the budget has a store, as in the
     full-budget run, so that a killed run resumes)."""
-    _, log2_max, trials = SETTINGS.get(budget.name, SETTINGS["quick"])
+    _, log2_max, trials = setting(SETTINGS, budget)
     units = [dict(budget=budget.name, random_state=budget.random_state, dataset=name, kernel=kernel, trial=trial)
              for name in DATASETS for kernel in KERNELS for trial in range(trials)]
     records = run_units(units, store_for(budget, "units"), run_trial, key=trial_key,

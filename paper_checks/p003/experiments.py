@@ -19,7 +19,7 @@ from scipy.stats import random_correlation
 from threadpoolctl import threadpool_limits
 
 from varlab import datasets, spectral
-from varlab.claims import run_units, store_for
+from varlab.claims import factor_of, run_units, setting, store_for
 from varlab.features.samplers import get_sampler
 
 SAMPLERS = ("MC", "Sobol", "SSobol", "Anti", "CV1", "CV2", "MM")
@@ -242,7 +242,9 @@ def sizes(budget) -> dict:
 
 
 def _sizes(budget_name: str) -> dict:
-    return SIZES.get(budget_name.split("/")[0], SIZES["quick"])
+    size = setting(SIZES, budget_name)
+    n_train, m, components, trials = size["table"]
+    return dict(size, table=(n_train, m, components, trials * factor_of(budget_name)))
 
 
 def _m_grid(d: int):

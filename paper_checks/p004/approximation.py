@@ -33,7 +33,7 @@ from scipy.spatial.distance import cdist, pdist
 from sklearn.kernel_approximation import PolynomialCountSketch
 from threadpoolctl import threadpool_limits
 
-from varlab.claims import Agreement, Measured, Paired
+from varlab.claims import Agreement, Measured, Paired, factor_of, setting
 from varlab.features import GRFF, RandomMaclaurin
 from varlab.plotting import figure, finish_axes, plt
 from varlab.spectral.polynomial import PolynomialSphere
@@ -61,7 +61,8 @@ LABELS = {"polynomial_sphere": f"polynomial on the sphere (a = {A:g}, m = {DEGRE
 
 
 def settings(budget_name: str) -> dict:
-    return SETTINGS.get(budget_name.split("/")[0], SETTINGS["quick"])
+    size = setting(SETTINGS, budget_name)
+    return dict(size, trials=size["trials"] * factor_of(budget_name))
 
 
 def measure(kernel: str, d: int):

@@ -48,7 +48,7 @@ from sklearn.linear_model import RidgeCV
 from threadpoolctl import threadpool_limits
 
 from varlab import datasets
-from varlab.claims import Agreement, Measured, Measurement, Paired, run_units, store_for
+from varlab.claims import Agreement, Measured, Measurement, Paired, factor_of, run_units, setting, store_for
 from varlab.features import GRFF
 from varlab.features.maclaurin import RandomMaclaurin
 from varlab.plotting import figure, table_figure
@@ -158,7 +158,8 @@ SLIDES_REGRESSION = {
 
 
 def settings(budget_name: str) -> dict:
-    return SETTINGS.get(budget_name.split("/")[0], SETTINGS["quick"])
+    size = setting(SETTINGS, budget_name)
+    return dict(size, trials=size["trials"] * factor_of(budget_name))
 
 
 def unit_rows(X) -> np.ndarray:

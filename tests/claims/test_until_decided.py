@@ -102,3 +102,19 @@ def test_a_stored_verdict_of_an_older_declaration_is_run_again(tmp_path):
         assert all(getattr(verdict, name) == value for name, value in change.items())
     assert len(seen) == 3
     assert stored_verdicts([claim], budget) == {}              # the store's last record is the new one
+
+
+def test_a_scaled_budget_sizes_real_data_experiments_as_its_base_with_more_trials():
+    from paper_checks.p002 import classification
+    from paper_checks.p003 import experiments as p003
+    from paper_checks.p004 import approximation, experiments as p004
+    from varlab.claims import BUDGETS, setting
+
+    full, scaled = BUDGETS["full"], BUDGETS["full"].scaled(3).fresh("until-decided")
+    assert (scaled.base, scaled.factor) == ("full", 3)
+    for module in (p004, approximation):
+        assert module.settings(scaled.name) == dict(module.settings(full.name),
+                                                    trials=3 * module.settings(full.name)["trials"])
+    *sizes, trials = p003.sizes(full)["table"]
+    assert p003.sizes(scaled)["table"] == (*sizes, 3 * trials)
+    assert setting(classification.SETTINGS, scaled) == classification.SETTINGS["full"]

@@ -20,7 +20,7 @@ three outcomes (confirmed, contradicted, inconclusive; ``varlab.testing.outcomes
 from ..mc.stats import Z_MAX, t_threshold
 from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
 from ..testing.verdict import Verdict
-from .budget import BUDGETS, Budget, budget
+from .budget import BUDGETS, Budget, base_name, budget, factor_of, setting
 from .kinds import Agreement, Check, Claim, Identity, Joint, Ordering, Paired, claim
 from .registry import GROUP, claims, load, paper_of, paper_title, papers
 from .report import rewrite_report, write_report
@@ -33,7 +33,7 @@ from .until_decided import UntilDecided
 from .units import DeadlineReached, run_units, unit_key
 
 __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",
-           "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Difference", "Identity", "Joint",
+           "BUDGETS", "Budget", "budget", "base_name", "factor_of", "setting", "Agreement", "Check", "Claim", "Difference", "Identity", "Joint",
            "Measured", "Measurement", "Ordering",
            "Paired", "Simulation", "per_sample", "claim", "GROUP", "claims", "load", "paper_of", "paper_title",
            "papers", "rewrite_report", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",

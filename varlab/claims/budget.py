@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from ..seeding import derive_seed
 
-__all__ = ["Budget", "BUDGETS", "budget"]
+__all__ = ["Budget", "BUDGETS", "budget", "base_name", "factor_of", "setting"]
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class Budget:
         >>> BUDGETS["full"].scaled(8).part(4).base, BUDGETS["quick"].base
         ('full', 'quick')
         """
-        return re.split(r"[x/]\d", self.name, maxsplit=1)[0]
+        return base_name(self.name)
 
     @property
     def factor(self) -> int:
@@ -57,10 +57,7 @@ class Budget:
         >>> BUDGETS["full"].scaled(8).factor, BUDGETS["full"].scaled(2).scaled(3).factor
         (8, 6)
         """
-        factor = 1
-        for part in re.findall(r"x(\d+)", self.name):
-            factor *= int(part)
-        return factor
+        return factor_of(self.name)
 
     def fresh(self, label: str) -> "Budget":
         """The same budget with a ``random_state`` derived from this one's and ``label``, so that
@@ -114,3 +111,40 @@ def budget(name_or_budget) -> Budget:
     if name_or_budget not in BUDGETS:
         raise ValueError(f"budget must be one of {sorted(BUDGETS)}, got {name_or_budget!r}")
     return BUDGETS[name_or_budget]
+
+
+def base_name(name: str) -> str:
+    """The named budget a budget's name derives from: "full" for "fullx8", "full/4", "fullx8/4".
+
+    Examples
+    --------
+    >>> base_name("fullx8/4"), base_name("quick")
+    ('full', 'quick')
+    """
+    return re.split(r"[x/]\d", name, maxsplit=1)[0]
+
+
+def factor_of(name: str) -> int:
+    """The product of the "x<factor>" parts of a budget's name (1 for a named budget).
+
+    Examples
+    --------
+    >>> factor_of("fullx8/4"), factor_of("quick")
+    (8, 1)
+    """
+    factor = 1
+    for part in re.findall(r"x(\d+)", name):
+        factor *= int(part)
+    return factor
+
+
+def setting(table: dict, budget, default: str = "quick"):
+    """The entry of ``table`` (budget name -> sizes of an experiment) for ``budget`` (a Budget or
+    its name) by its base name (:func:`base_name`; ``default``'s entry for a name not in the table).
+
+    Examples
+    --------
+    >>> setting({"quick": 3, "full": 10}, BUDGETS["full"].scaled(4)), setting({"quick": 3}, "mine")
+    (10, 3)
+    """
+    return table.get(base_name(budget.name if isinstance(budget, Budget) else budget), table[default])
