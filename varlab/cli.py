@@ -39,6 +39,21 @@ class CommandError(Exception):
     """A user error: printed as one line."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose errors add the closest name to a misspelt choice or option."""
+
+    def error(self, message: str):
+        import re
+
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            message += _did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
+        for option in re.findall(r"(--[\w-]+)", message.split("unrecognized arguments:")[-1]) \
+                if "unrecognized arguments:" in message else ():
+            message += _did_you_mean(option, self._option_string_actions)
+        super().error(message)
+
+
 def _log(message: str) -> None:
     from tqdm.auto import tqdm
 
@@ -83,7 +98,7 @@ def listing(what: str) -> list[tuple]:
         return [(name, (samplers.get_sampler(name).__doc__ or "").strip().splitlines()[0])
                 for name in samplers.available_samplers()]
     if what == "measures":
-        return [(name, "") for name in spectral.measures()]
+        return [(name, _first_sentence(cls.__doc__)) for name, cls in spectral.measures().items()]
     if what == "formulas":
         return [(f.name, f.source) for f in theory.formulas().values()]
     if what == "parameters":
@@ -93,6 +108,15 @@ def listing(what: str) -> list[tuple]:
         return [(name, entry.summary + ("" if entry.installed else f" (needs {entry.extra})"))
                 for name, entry in datasets.catalog().items()]
     raise CommandError(f"list: what must be one of {list(LISTINGS)}, got {what!r}")
+
+
+def _first_sentence(doc: str | None) -> str:
+    """The first sentence of a docstring, on one line."""
+    import re
+
+    text = " ".join((doc or "").split())
+    end = re.search(r"(?<!Eq)(?<!Eqs)(?<!Fig)(?<!e\.g)(?<!i\.e)(?<!Thm)\.\s", text)
+    return text if end is None else text[:end.start() + 1]
 
 
 def _model_options(cls) -> list[str]:
@@ -225,6 +249,14 @@ def until_decided_from(args):
         raise CommandError(str(error)) from None
 
 
+def _existing(directory: str) -> str:
+    """``directory`` as given, or, where it does not exist here, the project's folder of that
+    name (so that ``varlab verify figures`` works from any directory)."""
+    if not Path(directory).exists() and (_repository_root() / directory).exists():
+        return str(_repository_root() / directory)
+    return directory
+
+
 def _report_files(base: Path, papers) -> list[str]:
     """The manifest entries of the ``papers``' reports under ``base``: the files now in their
     folders and those the manifest listed there (a file that is gone leaves the manifest)."""
@@ -353,9 +385,10 @@ def _model(model_name: str) -> type:
     return model_class(model_name)
 
 
-def _grid_arguments(model_name: str, extra: list[str]) -> dict:
+def _grid_arguments(model_name: str, extra: list[str], own_options=()) -> dict:
     """``--name v1 v2 ...`` pairs for the model's declared parameters, each value checked against
-    its parameter's domain (so that an error names the value as typed)."""
+    its parameter's domain (so that an error names the value as typed); ``own_options``: the
+    command's own options, suggested for a misspelt one."""
     from .theory import parameter
 
     cls = _model(model_name)
@@ -364,8 +397,9 @@ def _grid_arguments(model_name: str, extra: list[str]) -> dict:
         if token.startswith("--"):
             name = token[2:].replace("-", "_")
             if name not in cls.parameters:
+                options = [*cls.parameters, *(option[2:].replace("-", "_") for option in own_options)]
                 raise CommandError(f"simulate: model {model_name!r} has parameters {list(cls.parameters)}; "
-                                   f"unknown option --{name}{_did_you_mean(name, cls.parameters)}")
+                                   f"unknown option --{name}{_did_you_mean(name, options)}")
             grid[name] = []
         elif name is None:
             raise CommandError(f"simulate: unexpected argument {token!r}")
@@ -406,9 +440,9 @@ def _table(result) -> str:
     """A readable table: one row per (point, k)."""
     names = list(result.grid)
     theory = sorted(result.theory)
-    header = names + ["k", "mean", "se", "bias", "variance", "se"]
+    header = names + ["k", "mean", "se(mean)", "bias", "variance", "se(variance)"]
     header += ["theory variance"] if "variance" in theory else []
-    header += ["MSE", "se"] + (["theory MSE"] if "mse" in theory else [])
+    header += ["MSE", "se(MSE)"] + (["theory MSE"] if "mse" in theory else [])
     rows = []
     for record in result.records():
         row = [f"{record[name]:g}" for name in names] + [str(record["k"])]
@@ -426,14 +460,18 @@ def _table(result) -> str:
             + "\n".join(lines))
 
 
-def run_simulate(args, extra) -> None:
+def run_simulate(args, extra, own_options=()) -> None:
     from . import mc
 
-    grid = _grid_arguments(args.model, extra)
+    grid = _grid_arguments(args.model, extra, own_options)
     result = mc.simulate(args.model, k=args.k, n_repetitions=args.repetitions,
                          random_state=args.seed, device=args.device, **grid,
                          **_options(args.model, args.option))
-    print(json.dumps(result.records(), indent=1) if args.json else _table(result))
+    if args.json:                               # JSON Lines: one object per (point, k)
+        for record in result.records():
+            print(json.dumps(record))
+    else:
+        print(_table(result))
 
 
 def run_bench(names) -> int:
@@ -465,9 +503,9 @@ def _models_epilog() -> str:
 
 
 def _parser():
-    parser = argparse.ArgumentParser(prog="varlab", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="varlab", description=__doc__,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
     budgets = sorted(BUDGETS)
 
     listing_parser = commands.add_parser("list", help="list papers, claims, figures, models, ...")
@@ -481,8 +519,9 @@ def _parser():
     _add_parallel_arguments(figures)
 
     check = commands.add_parser("check", help="check the papers' claims into reports")
-    check.add_argument("--paper", nargs="+",
-                       help="only these papers (default: all); the manifest's other entries are kept")
+    check.add_argument("--paper", nargs="+", type=_paper_key,
+                       help="only these papers, e.g. 000 or 2 (default: all); the manifest's other "
+                            "entries are kept")
     check.add_argument("--budget", default="quick", choices=budgets, help="default: %(default)s")
     check.add_argument("--out", metavar="DIR", help="default: paper_checks/reports/ of the project "
                                                     "(with --compare: a temporary directory)")
@@ -506,7 +545,8 @@ def _parser():
     _add_parallel_arguments(simulate)
     simulate.add_argument("--option", action="append", metavar="NAME=VALUE",
                           help="a model option (listed below); repeat for several")
-    simulate.add_argument("--json", action="store_true", help="one JSON record per (point, k)")
+    simulate.add_argument("--json", action="store_true",
+                          help="JSON Lines: one JSON object per (point, k) on its own line")
     simulate.add_argument("--device", choices=DEVICES, default=None,
                           help="where the model's array code runs: cpu (default) or cuda (CuPy, "
                                "the 'gpu' extra; models with gpu = True)")
@@ -526,6 +566,11 @@ def _parser():
     verify = commands.add_parser("verify", help="re-check a directory's outputs against its manifest")
     verify.add_argument("directory")
     return parser
+
+
+def _paper_key(text: str) -> str:
+    """A paper's key as typed: "2" and "02" are "002"; other keys ("beyond") as they are."""
+    return text.zfill(3) if text.isdigit() else text
 
 
 def _add_parallel_arguments(parser) -> None:
@@ -549,12 +594,22 @@ def _engine_settings(args):
                         checkpoint_root=None if checkpoint is None else Path(checkpoint) / "simulations")
 
 
+def _subparser(parser, command: str):
+    """The parser of one sub-command (its errors name that command's options)."""
+    action = next(action for action in parser._actions if isinstance(action, argparse._SubParsersAction))
+    return action.choices[command]
+
+
 def main(argv=None) -> int:
     """Entry point of the ``varlab`` command; returns the exit status."""
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
+    if args.command is None:
+        parser.print_help()
+        print("\nStart with `varlab list`, or `varlab COMMAND --help` for one command.")
+        return 0
     if extra and args.command != "simulate":
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         if args.command == "list":
             run_list(args.what)
@@ -574,9 +629,10 @@ def main(argv=None) -> int:
                     return run_compare(out, stored, args.paper)
         elif args.command == "simulate":
             with _engine_settings(args):
-                run_simulate(args, extra)
+                run_simulate(args, extra, _subparser(parser, "simulate")._option_string_actions)
         elif args.command == "verify":
             from . import manifest
+            args.directory = _existing(args.directory)
             problems = manifest.verify(args.directory)
             for problem in problems:
                 print(problem)

@@ -12,7 +12,7 @@ from typing import Callable, Mapping, Sequence
 import numpy as np
 
 from .. import mc
-from ..testing.grid import broadcast_shape, product_grid
+from ..mc.grid import broadcast_shape, product_grid
 from .budget import budget as as_budget
 from .run import simulate_for
 from .theories import theory_point, theory_values

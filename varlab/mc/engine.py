@@ -32,6 +32,7 @@ from . import seeds
 from .blocks import fresh_blocks, prefix_blocks
 from .checkpoint import CheckpointStore, identity_hash
 from .devices import DEVICES, Device, get_device
+from .grid import product_grid
 from .models import Model, get_model, model_class
 from .result import SimulationResult
 from .stats import variance_standard_error
@@ -83,7 +84,8 @@ def _flat_grid(model: Model, arguments: dict):
     except ValueError:
         shapes = {name: array.shape for name, array in values.items()}
         raise ValueError(f"the parameters {list(values)} must broadcast together, got shapes "
-                         f"{shapes}") from None
+                         f"{shapes}; pass product=True (or varlab.mc.product_grid(...)) for every "
+                         f"combination") from None
     grid = {name: np.broadcast_to(values[name], shape).reshape(-1).copy() for name in model.parameters}
     if int(np.prod(shape, dtype=np.int64)) == 0:
         raise ValueError(f"the grid of {list(values)} holds no point (broadcast shape {shape})")
@@ -268,6 +270,7 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
              random_state: int | np.random.SeedSequence | np.random.Generator | None = None,
              n_jobs: int | None = None, chunk_size: int | None = None, backend: str | None = None,
              scheduler=None, checkpoint: str | Path | None = None, progress: bool | None = None,
+             product: bool = False,
              max_samples: int = MAX_SAMPLES, device: str | None = None,
              **grid_and_options) -> SimulationResult:
     """Simulate an estimator at every point of a parameter grid and every k of a grid.
@@ -293,8 +296,12 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
         rerun with the same arguments loads them and computes only the rest, bit-identically.
         With ``configure(checkpoint_root=DIR)`` every simulation gets its own directory under DIR
         (named by its identity). Needs an explicit ``random_state``.
+    product : bool
+        Simulate every combination of the parameters' values (:func:`varlab.mc.product_grid`)
+        instead of broadcasting them.
     progress : None, True or False
-        A tqdm bar on stderr: None shows it only if the run lasts over 3 s.
+        A tqdm bar on stderr: None shows it only on a terminal and if the run lasts over 3 s
+        (never in a redirected log); True always; False never.
     max_samples : int
         Refuse (ValueError) a request that would draw more samples than this, before drawing.
     device : None, "cpu", "cuda" or a Device
@@ -319,6 +326,8 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
     """
     start_time = time.perf_counter()
     grid_arguments, options = _split_arguments(model, grid_and_options)
+    if product:
+        grid_arguments = product_grid(**grid_arguments)
     model = get_model(model, **options)
     k = _k_grid(k)
     grid, shape = _flat_grid(model, grid_arguments)
@@ -398,7 +407,8 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
 
     resumed = total_blocks - sum(b1 - b0 for _, _, b0, b1 in tasks)
     bar = tqdm(total=total_blocks, initial=resumed, desc=f"simulate {model.name}", unit="block",
-               file=sys.stderr, disable=progress is False, delay=0 if progress else 3, leave=False)
+               file=sys.stderr, disable=None if progress is None else not progress,
+               delay=0 if progress else 3, leave=False)
     try:
         for index, computed in _run(backend, n_jobs, scheduler, [call(*task) for task in tasks]):
             p, j, b0, b1 = tasks[index]

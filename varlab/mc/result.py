@@ -106,6 +106,25 @@ class SimulationResult:
                 rows.append(row)
         return rows
 
+    def to_frame(self):
+        """The :meth:`records` as a pandas DataFrame, one row per (point, k): the form to
+        tabulate, group and plot (needs pandas: the ``pandas`` extra).
+
+        Examples
+        --------
+        >>> from varlab.mc import simulate
+        >>> frame = simulate("rff", k=[1, 10], rho=[0.0, 0.5], gamma=1.0, n_repetitions=100,
+        ...                  random_state=0).to_frame()          # doctest: +SKIP
+        >>> frame.shape, list(frame.columns[:4])                # doctest: +SKIP
+        ((4, 15), ['model', 'rho', 'gamma', 'k'])
+        """
+        try:
+            import pandas
+        except ImportError:
+            raise ImportError("SimulationResult.to_frame needs pandas: pip install 'varlab[pandas]' "
+                              "(or use .records(), a list of dicts)") from None
+        return pandas.DataFrame(self.records())
+
     def select(self, *, index=None, **conditions) -> "SimulationResult":
         """The sub-result of the points whose parameters equal ``conditions`` (np.isclose), or
         of the points at ``index``. Raises ValueError if nothing matches."""

@@ -21,7 +21,7 @@ the claims and these checks share the :class:`Verdict` (``verdict``), the decisi
 (``outcomes.threshold``: the t quantile of the repetitions used, minus 1).
 """
 from .agreement import assert_agreement, check_agreement
-from .grid import product_grid
+from ..mc.grid import product_grid
 from .ordering import assert_ordering, check_ordering
 from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
 from .verdict import Verdict

@@ -36,7 +36,7 @@ def broadcast_shape(grid: dict) -> tuple:
 
     Examples
     --------
-    >>> from varlab.testing.grid import broadcast_shape, product_grid
+    >>> from varlab.mc.grid import broadcast_shape, product_grid
     >>> broadcast_shape({"rho": [0.0, 0.5, 0.9], "gamma": 1.0})
     (3,)
     >>> broadcast_shape(product_grid(rho=[0.0, 0.5, 0.9], gamma=[1.0, 2.0]))
