@@ -13,11 +13,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import varlab  # noqa: E402
-from sphinx.util.inspect import TypeAliasForwardRef  # noqa: E402
-
-# Sphinx writes an alias inside a union (``MatrixLike | None``) by its repr,
-# "TypeAliasForwardRef('MatrixLike') | None": by its name instead
-TypeAliasForwardRef.__repr__ = lambda self: self.name
 
 project = "varlab"
 release = version = varlab.__version__
@@ -66,13 +61,23 @@ html_theme_options = {"secondary_sidebar_items": {"**": ["page-toc", "sourcelink
                       "navigation_with_keys": False}
 
 
+GENERATED = Path(__file__).parent / "_generated"
+
+
+def _write(path: Path, lines: list) -> None:
+    """Write a generated page only when it changed (Sphinx then rereads only what changed)."""
+    text = "\n".join(lines) + "\n"
+    path.parent.mkdir(exist_ok=True)
+    if not path.exists() or path.read_text() != text:
+        path.write_text(text)
+
+
 def _paper_pages() -> None:
     """papers/NNN.md for every committed report: its figures (from the registry, with their
     captions and budgets) and the report itself (included, so the page is always current)."""
     from varlab import claims, plotting
 
     folder = Path(__file__).parent / "papers"
-    folder.mkdir(exist_ok=True)
     index = ROOT / "figures" / "index.json"
     built = json.loads(index.read_text()) if index.exists() else {}
     for report in sorted((ROOT / "paper_checks" / "reports").glob("*/report.md")):
@@ -91,29 +96,19 @@ def _paper_pages() -> None:
                       ""]
         lines += ["## The report", "", f"```{{include}} ../../paper_checks/reports/{paper}/report.md",
                   ":heading-offset: 2", "```", ""]
-        page = folder / f"{paper}.md"
-        text = "\n".join(lines)
-        if not page.exists() or page.read_text() != text:
-            page.write_text(text)
+        _write(folder / f"{paper}.md", lines)
 
-
-
-GENERATED = Path(__file__).parent / "_generated"
-
-
-def _write(path: Path, lines: list) -> None:
-    """Write a generated page only when it changed (Sphinx then rereads only what changed)."""
-    text = "\n".join(lines) + "\n"
-    path.parent.mkdir(exist_ok=True)
-    if not path.exists() or path.read_text() != text:
-        path.write_text(text)
 
 
 def _summary(cls) -> str:
     """The first sentence of a class's docstring, on one line (a table cell)."""
     paragraph = " ".join((cls.__doc__ or "").strip().split("\n\n")[0].split())
-    sentence = re.split(r"(?<=[.)])\s+(?=[A-Z])", paragraph)[0]
-    return sentence.replace("|", r"\|")
+    return re.split(r"(?<=[.)])\s+(?=[A-Z])", paragraph)[0]
+
+
+def _row(cells) -> str:
+    """A Markdown table row (a "|" inside a cell escaped)."""
+    return "| " + " | ".join(str(cell).replace("|", r"\|") for cell in cells) + " |"
 
 
 def family_registries() -> dict:
@@ -122,14 +117,14 @@ def family_registries() -> dict:
     a name is used."""
     from varlab import spectral
     from varlab.features import available_feature_maps, available_samplers
-    from varlab.mc.models import _REGISTRY as models
+    from varlab.mc.models import available_models, model_class
 
     registries = {
         "feature maps": ("varlab.features", available_feature_maps(), "`varlab.features.available_feature_maps()`"),
         "samplers": ("varlab.features.samplers", available_samplers(),
                      '`RFF(sampler=...)`, `GRFF(sampler=...)`, `get_sampler(...)`'),
         "spectral measures": ("varlab.spectral", spectral.measures(), "`spectral.get_measure(...)`, `GRFF(kernel=...)`"),
-        "models": ("varlab.mc.models", models.by_name(), '`mc.simulate("name", ...)`, `varlab simulate name`'),
+        "models": ("varlab.mc.models", {name: model_class(name) for name in available_models()}, '`mc.simulate("name", ...)`, `varlab simulate name`'),
     }
     return {family: (package, {name: cls for name, cls in classes.items() if cls.__module__.startswith("varlab")}, use)
             for family, (package, classes, use) in registries.items()}
@@ -152,16 +147,18 @@ def kernel_listing() -> list:
 
     from varlab.theory import stationary_kernels
 
-    lines = ["| `kernel=` | kernel | profile k(r) | gamma (`RFF`, `varlab.kernels.stationary`) | frequencies | source |",
+    lines = ["| name (`kernel=`) | kernel | profile k(r) | gamma (`RFF`, `varlab.kernels.stationary`) | spectral measure | source |",
              "|---|---|---|---|---|---|"]
     for name, kernel in stationary_kernels().items():
         formula = kernel.kernel
-        profile = sympy.latex(formula.expr, symbol_names={formula.symbol("distance"): "r"}).replace("|", r"\vert ")
-        distance = "\\|z\\|_1" if kernel.metric == "cityblock" else "\\|z\\|"
-        measure = (f"`spectral.{kernel.measure[0]}`" + (f" {kernel.measure[1]}" if kernel.measure[1] else "")
-                   if kernel.measure else "scale mixture (`spectral.scale_mixture`)")
-        lines.append(f"| `{name}` | {kernel.label} | ${profile}$, $r = {distance} / \\ell$ | {kernel.gamma_words} "
-                     f"| {measure} | {kernel.source} |")
+        profile = sympy.latex(formula.expr, symbol_names={formula.symbol("distance"): "r"})
+        distance = r"\Vert z \Vert_1" if kernel.metric == "cityblock" else r"\Vert z \Vert"
+        options = ", ".join(f"{key}={value}" for key, value in kernel.measure[1].items()) if kernel.measure else ""
+        measure = (f"`{kernel.measure[0]}`" + (f" ({options})" if options else "") if kernel.measure
+                   else "`scale_mixture` of its mixing law")
+        cells = [f"`{name}`", kernel.label, f"${profile}$, $r = {distance} / \\ell$", kernel.gamma_words, measure,
+                 kernel.source]
+        lines.append(_row(cells))
     return lines
 
 
@@ -172,7 +169,7 @@ def class_listing(family: str) -> list:
     lines = [f"Registered {family} ({use}):", "", "| name | class | what it is |", "|---|---|---|"]
     for name, cls in classes.items():
         what = cls.description if isinstance(getattr(cls, "description", None), str) and cls.description else _summary(cls)
-        lines.append(f"| `{name}` | {{class}}`~{documented_name(cls, package)}` | {what.replace('|', chr(92) + '|')} |")
+        lines.append(_row([f"`{name}`", f"{{class}}`~{documented_name(cls, package)}`", what]))
     return lines
 
 
@@ -267,10 +264,7 @@ def _formula_page() -> None:
             lines += [f"## `{info.name}`", "", "```{eval-rst}"]
             lines += [_formula_entry(info.name, name, getattr(module, name)) for name in names]
             lines += ["```", ""]
-    page = Path(__file__).parent / "formulas.md"
-    text = "\n".join(lines)
-    if not page.exists() or page.read_text() != text:
-        page.write_text(text)
+    _write(Path(__file__).parent / "formulas.md", lines)
 
 
 _BACK_LINK = re.compile(r'<div class="viewcode-block" id="(?P<name>[^"]+)">\s*'
@@ -315,6 +309,11 @@ def _source_pages(app):
 
 def setup(app):
     from sphinx.ext import viewcode
+    from sphinx.util.inspect import TypeAliasForwardRef
+
+    # Sphinx writes an alias inside a union (``MatrixLike | None``) by its repr,
+    # "TypeAliasForwardRef('MatrixLike') | None": by its name instead
+    TypeAliasForwardRef.__repr__ = lambda self: self.name
 
     for listener in list(app.events.listeners["html-collect-pages"]):
         if listener.handler is viewcode.collect_pages:
