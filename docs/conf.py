@@ -239,8 +239,14 @@ def _formula_entry(module: str, name: str, formula) -> str:
     entry = f".. autodata:: {module}.{name}\n   :annotation:"
     if formula.expr is None:
         return entry
-    value = sympy.Symbol(formula.name.rsplit(".", 1)[-1].replace("_", r"\_"))
-    return f"{entry}\n\n   .. math:: {sympy.latex(value)} = {sympy.latex(formula.expr)}\n"
+
+    def upright(word: str) -> str:
+        return r"\mathrm{%s}" % word.replace("_", r"\_")
+
+    # a parameter named by a word (gmm, data_dimension) upright; a Greek letter or one letter as sympy writes it
+    names = {symbol: upright(symbol.name) for symbol in formula.expr.free_symbols
+             if len(symbol.name) > 1 and not sympy.latex(symbol).startswith("\\")}
+    return f"{entry}\n\n   .. math:: {upright(name)} = {sympy.latex(formula.expr, symbol_names=names)}\n"
 
 
 def _formula_page() -> None:
