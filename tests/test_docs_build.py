@@ -107,7 +107,7 @@ def test_every_registered_family_appears_in_the_site(site):
     estimators = (site / "estimators.html").read_text()
     for name, kernel in stationary_kernels().items():
         assert f'<span class="pre">{name}</span>' in estimators and kernel.label in estimators, name
-    api = read_site(site)[(site / "api.html").resolve()].ids
+    api = _Page((site / "api.html").read_text()).ids
     for family, (package, classes, _) in conf.family_registries().items():
         page = (site / ("engine.html" if family == "models" else "estimators.html")).read_text()
         for name, cls in classes.items():
