@@ -4,6 +4,7 @@ The per-paper pages (papers/NNN.md) are generated here from the committed report
 registry, so they are never edited by hand."""
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import sys
@@ -252,7 +253,6 @@ def _formula_entry(module: str, name: str, formula) -> str:
 def _formula_page() -> None:
     """formulas.md: every Formula of the theory modules (autodoc's automodule leaves out
     module-level values without a ``#:`` comment; each Formula has its own docstring and example)."""
-    import importlib
     import pkgutil
 
     import varlab.theory
@@ -288,12 +288,19 @@ def _source_pages(app):
 
     documented = app.env.domains["py"].objects
 
+    def defined_in(prefix: str, name: str):
+        """The module that defines the object documented as ``prefix.name`` (a member by its class)."""
+        try:
+            owner = getattr(importlib.import_module(prefix), name.split(".")[0])
+        except (ImportError, AttributeError):
+            return None
+        return getattr(owner, "__module__", None)
+
     def entry(module: str, name: str):
         """The documented full name of ``module``'s object ``name`` (its own module first)."""
         prefixes = sorted({full[: -len(name) - 1] for full in documented if full.endswith(f".{name}")},
                           key=lambda prefix: prefix != module)
-        return next((f"{prefix}.{name}" for prefix in prefixes
-                     if viewcode._get_full_modname(prefix, name) == module), None)
+        return next((f"{prefix}.{name}" for prefix in prefixes if defined_in(prefix, name) == module), None)
 
     for pagename, context, template in viewcode.collect_pages(app):
         module = pagename.removeprefix("_modules/").replace("/", ".")
