@@ -1,7 +1,10 @@
 """Sphinx configuration of varlab's documentation (``make docs``: offline, warnings are errors).
 
 The per-paper pages (papers/NNN.md) are generated here from the committed reports and the figure
-registry, so they are never edited by hand."""
+registry, the formulas page from the theory modules, and the listings of the kernels, feature
+maps, samplers, spectral measures and models (with their API entries) from their registries, so
+none is edited by hand and no registered family is left out (tests/test_docs_listings.py;
+tests/test_docs_build.py checks the built site)."""
 from __future__ import annotations
 
 import importlib
@@ -273,8 +276,8 @@ def _formula_page() -> None:
     _write(Path(__file__).parent / "formulas.md", lines)
 
 
-_BACK_LINK = re.compile(r'<div class="viewcode-block" id="(?P<name>[^"]+)">\s*'
-                        r'<a class="viewcode-back" href="(?P<href>[^"]*)">(?P<text>[^<]*)</a>')
+_BACK_LINK = re.compile(r'(?P<block><div class="viewcode-block" id="(?P<name>[^"]+)">)\s*'
+                        r'<a class="viewcode-back" href="(?P<href>[^"]*)">[^<]*</a>')
 
 
 def _source_pages(app):
@@ -310,7 +313,7 @@ def _source_pages(app):
                 return match[0]
             full = entry(module, match["name"])
             if full is None:
-                return match[0][: match.start("href") - match.start() - len('<a class="viewcode-back" href="')]
+                return match["block"]
             target = documented[full]
             href = f"{app.builder.get_relative_uri(pagename, target.docname)}#{target.node_id}"
             return match[0].replace(match["href"], href)
