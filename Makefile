@@ -52,4 +52,4 @@ docs: $(STAMP)
 	@echo "docs/_build/html/index.html"
 
 clean:
-	rm -rf $(VENV) build *.egg-info docs/_build docs/papers docs/gallery docs/sg_execution_times.rst
+	rm -rf $(VENV) build *.egg-info docs/_build docs/papers docs/gallery docs/sg_execution_times.rst docs/_generated docs/formulas.md
