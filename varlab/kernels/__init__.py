@@ -8,7 +8,9 @@ Rows of ``X`` and ``Y`` are data vectors; dense arrays and scipy.sparse matrices
 * Gaussian in distance form exp(-gamma ||u - v||^2) (scikit-learn's ``rbf_kernel`` convention);
 * GMM (000, Eq. 8) and min-max;
 * every registered stationary kernel (:func:`stationary`; the Laplacian, exponential, Matern,
-  Cauchy and rational quadratic kernels), from exact distances.
+  Cauchy and rational quadratic kernels), from exact distances; each is also
+  ``varlab.kernels.<name>`` under the name ``RFF(kernel=...)`` takes (``matern32``,
+  ``rational_quadratic``, a kernel a user registers), beside :func:`matern` of ``nu``.
 
 One module per family (``correlation_kernels``, ``gaussian_kernel``, ``gmm_kernel``,
 ``stationary_kernels``); ``rows`` holds what they share.
@@ -29,3 +31,26 @@ from .stationary_kernels import cauchy, exponential, laplacian, matern, stationa
 
 __all__ = ["correlation", "rbf_correlation", "folded_rbf", "gaussian", "gmm", "gmm_transform", "min_max",
            "stationary", "laplacian", "exponential", "matern", "cauchy", "unit_rows", "MatrixLike"]
+
+
+def __getattr__(name: str):
+    """``varlab.kernels.<name>``: the Gram matrix function of the registered stationary kernel
+    ``name`` (the names of ``RFF(kernel=...)``), e.g. ``varlab.kernels.matern32(X, gamma=0.5)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab import kernels
+    >>> X = np.array([[0.0], [1.0]])
+    >>> bool(np.array_equal(kernels.matern32(X), kernels.matern(X, nu=1.5)))
+    True
+    """
+    from functools import partial
+
+    from ..theory import stationary_kernels
+
+    if not name.startswith("_") and name in stationary_kernels():
+        function = partial(stationary, kernel=name)
+        function.__doc__ = f"The Gram matrix of the registered {name!r} kernel: stationary(X, Y, kernel={name!r}, gamma=...)."
+        return function
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
