@@ -47,12 +47,13 @@ def _figure1():
 
 Identity(
     id="000.fig1", source="000, §2 after Thm 3, and Fig. 1",
-    quote="Figure 1 plots V_{n,rho,gamma}/V_{rho,gamma} to visualize the improvement due to normalization, which is "
+    quote="Figure 1 plots V_{n,rho,gamma}/V_{gamma,gamma} to visualize the improvement due to normalization, which is "
           "most significant when rho is close to 1.",
     statement="At each gamma of Fig. 1 (0.1 to 10), V_n/V (Thm 3 over Thm 2) does not increase with rho over "
               "[-1, 1] and is 0 at rho = 1: the improvement 1 - V_n/V is largest as rho -> 1 (floating point, "
               f"{FIGURE1_RHO.size} rho per gamma; the rho from which V_n/V <= {SIGNIFICANT_RATIO:g} in the rows).",
-    note="Stronger than the words: monotone in rho over the whole range, not only largest near 1.",
+    note="Stronger than the words: monotone in rho over the whole range, not only largest near 1. The paper's "
+         "V_{gamma,gamma} (here and in Fig. 1's caption) is a typo for V_{rho,gamma}, Eq. (21).",
     compute=_figure1, error=ROUNDING, tolerance=ROUNDING, units="ratio")
 
 # --- Fig. 2 (a): NRFF against RFF at finite k --------------------------------------------------
