@@ -90,8 +90,8 @@ def test_frbf_and_fig1_left_identities_fail_on_a_curve_that_does_not_hold(monkey
 
 
 @pytest.mark.parametrize("slice_name", ["quick", "full"])
-def test_001_hashing_claims_read_only_committed_units(slice_name, monkeypatch):
-    """At quick and full the 001 claims' units are the committed ones (same keys): nothing is
+def test_sec5_hashing_claims_read_only_committed_units(slice_name, monkeypatch):
+    """At quick and full the two §5 claims' units are the committed ones (same keys): nothing is
     computed (run_hashing_unit and run_svm_unit would fail)."""
     hashing = Store(svm.RESULTS / f"hashing_{slice_name}.jsonl")
     slice_ = hashing_units.SLICES[slice_name]
@@ -100,24 +100,24 @@ def test_001_hashing_claims_read_only_committed_units(slice_name, monkeypatch):
     def refuse(unit):
         raise AssertionError(f"a unit missing from the committed store: {unit}")
 
-    monkeypatch.setattr(p001, "run_hashing_unit", refuse)
+    monkeypatch.setattr(p000, "run_hashing_unit", refuse)
     monkeypatch.setattr(svm, "run_svm_unit", refuse)
     assert len(hashing.records) > 0
     for dataset in slice_.datasets:
         for b in (4, 8):
-            assert p001.gcws_accuracies(budget, dataset, b, slice_.ks[0]).shape == (slice_.repetitions,)
-    assert 60 < p001.linear_accuracy(budget, "letter") < 80
+            assert p000.gcws_accuracies(budget, dataset, b, slice_.ks[0]).shape == (slice_.repetitions,)
+    assert 60 < p000.linear_accuracy(budget, "letter") < 80
 
 
 def test_letter_claim_pairs_gcws_repetitions_with_the_one_linear_accuracy():
-    cells = p001.letter_trials(claims.ClaimRun(_claim("001.sec4.letter_k16_beats_linear"), BUDGETS["quick"]))
+    cells = p000.letter_trials(claims.ClaimRun(_claim("000.sec5.letter_k16_beats_linear"), BUDGETS["quick"]))
     assert list(cells) == ["letter, k = 16, b = 4", "letter, k = 16, b = 8"]
     linear, gcws_b8 = cells["letter, k = 16, b = 8"]
     assert np.all(linear == linear[0]) and gcws_b8.size == hashing_units.SLICES["quick"].repetitions
 
 
 QUICK_OUTCOMES = {"000.tables12.kernels_beat_linear": "inconclusive",
-                  "001.sec4.letter_k16_beats_linear": "contradicted", "001.sec4.b4_close_to_b8": "inconclusive"}
+                  "000.sec5.letter_k16_beats_linear": "contradicted", "000.sec5.b4_close_to_b8": "inconclusive"}
 
 
 @pytest.mark.parametrize("claim_id, outcome", QUICK_OUTCOMES.items())
