@@ -37,6 +37,9 @@ EXPENSIVE = {"000.thm3.eq20", "000.thm3.k_above_10", "varlab.000.nrff.bias", "va
 #: checks their determinism (same accuracies after a SIGKILL and a restart) instead.
 EXPENSIVE |= {"000.tables12.gmm_beats_rbf", "000.tables12.gmm_beats_rbf_scaled", "000.sec5.gcws_fewer_samples",
               "000.sec5.gcws_fewer_samples_scaled", "000.sec5.b8_close_to_full"}
+#: issue 35: the Fig. 2 RFF simulation at the quick budget (40-80 s, read with the NRFF one above);
+#: tests/claims/test_claims.py compares it at the test budget, tests/paper_checks/test_figure_claims.py its data
+EXPENSIVE |= {"000.fig2.substantial"}
 
 
 #: claims of 000/001 regenerated at the committed budget by `make test-slow` only (seconds measured
