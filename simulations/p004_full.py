@@ -40,7 +40,7 @@ def main(argv=None) -> int:
     # finished simulation blocks are kept (not committed), so a killed run resumes them too
     with mc.configure(checkpoint_root=ROOT / ".varlab-checkpoints" / "p004-full"):
         verdicts = claims.run_claims(claims.claims(PAPER), budget, force=args.force)
-    claims.write_report(verdicts, out, budget=budget,
+    claims.write_report(verdicts, out, budget=budget, not_checked=claims.not_checked(PAPER),
                         title=claims.paper_title(PAPER) + " - full budget")
     if not args.skip_figures:
         plotting.write_figures(plotting.figures(PAPER), budget, out, formats=("png",), redo=False)

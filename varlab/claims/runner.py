@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..testing.verdict import Verdict
 from .budget import Budget, budget as as_budget
-from .registry import claims, paper_title, papers
+from .registry import claims, not_checked, paper_title, papers
 from .report import write_report
 from .store import store_for
 
@@ -90,8 +90,8 @@ def run_claims(items, budget: Budget, *, force: bool = False, log=_log) -> list[
 def check(selected=None, budget="quick", out=None, *, force: bool = False,
           log=_log) -> dict[str, list[Verdict]]:
     """Run the claims of the ``selected`` papers (default: all) and write
-    ``<out>/<paper>/report.md|points.md|report.json``; returns {paper: verdicts}. ``out``
-    defaults to nothing written.
+    ``<out>/<paper>/report.md|points.md|report.json`` (with the paper's not-checked results);
+    returns {paper: verdicts}. ``out`` defaults to nothing written.
 
     Examples
     --------
@@ -114,6 +114,6 @@ def check(selected=None, budget="quick", out=None, *, force: bool = False,
     for paper in selected:
         results[paper] = run_claims(claims(paper), budget, force=force, log=log)
         if out is not None:
-            write_report(results[paper], Path(out) / paper, budget=budget,
+            write_report(results[paper], Path(out) / paper, budget=budget, not_checked=not_checked(paper),
                          title=f"Paper {paper}: {paper_title(paper)} - claims checked by varlab")
     return results
