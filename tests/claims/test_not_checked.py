@@ -150,3 +150,18 @@ def test_a_record_is_read_back_without_registering_and_refuses_unknown_fields():
     assert _declare(id="unit.record", reason="another").reason == "another"     # nothing registered before
     with pytest.raises(ValueError, match=r"unknown fields \['colour'\]"):
         NotChecked.from_json(dict(record, colour="red"))
+
+
+def test_the_docs_paper_pages_show_the_section():
+    """docs/conf.py generates papers/NNN.md (as the Sphinx build does): each includes its committed
+    report, which ends with the paper's not-checked results, and says so."""
+    import runpy
+
+    runpy.run_path(str(ROOT / "docs" / "conf.py"), run_name="docs_conf")["_paper_pages"]()
+    for paper in PAPER_KEYS:
+        page = (ROOT / "docs" / "papers" / f"{paper}.md").read_text()
+        assert f"```{{include}} ../../paper_checks/reports/{paper}/report.md" in page
+        assert "Its last section, *Not checked*, lists the paper's results that no claim decides" in page
+        report = (ROOT / "paper_checks" / "reports" / paper / "report.md").read_text()
+        section = report[report.index("\n## Not checked\n"):]
+        assert all(f"\n### {entry.id}\n" in section for entry in claims.not_checked(paper))

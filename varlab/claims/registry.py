@@ -72,11 +72,13 @@ def register_not_checked(entry) -> None:
 
     Examples
     --------
-    >>> from varlab.claims import NotChecked, claims
-    >>> NotChecked(claims("001")[0].id, where="001", quote="q", reason="r")     # doctest: +ELLIPSIS
+    >>> from varlab.claims import Identity, NotChecked
+    >>> taken = Identity(id="doc.taken.sum", source="s", quote="q", statement="1 + 1 = 2",
+    ...                  compute=lambda: (True, "", []))
+    >>> NotChecked("doc.taken.sum", where="doc, Fig. 1", quote="q", reason="r")   # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: not-checked result '001...' is a claim's id (declared in paper_checks.p001...)
+    ValueError: not-checked result 'doc.taken.sum' is a claim's id (declared in ...)
     """
     paper_of(entry.id)
     if entry.id in _CLAIMS:
