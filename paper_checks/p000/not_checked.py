@@ -19,6 +19,10 @@ def _not_shipped(names: str) -> str:
     return f"{names} not shipped offline (varlab.datasets.catalog() has no such set; nothing is downloaded)."
 
 
+#: [10]'s numbers, which Fig. 9 and Table 4 print beside the paper's own
+_PUBLISHED = " {} is [10]'s published numbers, which no run of varlab gives."
+
+
 NotChecked("000.fig11.not_shipped", where="000, §5, Fig. 11 (Webspam20k)",
            quote="Figure 11: Webspam20k: Test classification accuracies of the linearized GMM kernel (solid, GCWS) "
                  f"and linearized RBF kernel (dashed, NRFF), using LIBLINEAR, averaged over 10 repetitions. ... {_CURVES}",
@@ -45,7 +49,7 @@ NotChecked("000.fig15.not_shipped", where="000, §5, Fig. 15 (M-Rotate)",
            quote=f"Figure 15: M-Rotate: Test classification accuracies of the linearized GMM kernel (solid) and "
                  f"linearized RBF kernel (dashed) , using LIBLINEAR. {_AGAIN} For M-Rotate, the original RBF kernel "
                  f"actually outperforms the original GMM kernel as shown in Table 3.",
-           reason=_not_shipped("M-Rotate (rotated MNIST digits, 784-d, 12000/50000) is"), stand_in=_SHIPPED_HASHING)
+           reason=_not_shipped("M-Rotate (an MNIST variant of [10], 784-d, 12000/50000) is"), stand_in=_SHIPPED_HASHING)
 
 NotChecked("000.fig17.not_shipped", where="000, §5, Fig. 17 (the six larger sets of Table 2, groups 2-3)",
            quote="Figure 17: Larger Datasets: Test classification accuracies of the linearized GMM kernel with GCWS "
@@ -69,8 +73,8 @@ NotChecked("000.fig9.not_shipped", where="000, §4, Fig. 9 (M-Noise1 to M-Noise6
            quote="Figure 9: Error rates on 6 datasets: M-Noise1 to M-Noise6 as in Table 3. In this figure, the curve "
                  "labeled as “SVM” represents the results on RBF kernel SVM conducted by [10], while the curve "
                  "labeled as “RBF” presents our own experiments.",
-           reason=_not_shipped("M-Noise1 to M-Noise6 (MNIST digits with background noise, 784-d, 10000/4000) are")
-           + " The 'SVM' curve is [10]'s published numbers, which no run of varlab gives.")
+           reason=_not_shipped("M-Noise1 to M-Noise6 (MNIST variants of [10], 784-d, 10000/4000) are")
+           + _PUBLISHED.format("The 'SVM' curve"))
 
 NotChecked("000.table3.not_shipped", where="000, §4, Table 3 (M-Basic to M-RotImg)",
            quote="Table 3: Datasets from [10, 11]. ... For more than half of the datasets, the GMM kernel (which has no "
@@ -86,7 +90,7 @@ NotChecked("000.table4.not_shipped", where="000, §4, Table 4 (M-Basic, M-Rotate
                  "Results in group 1 are reported by [10] for using RBF kernel, polynomial kernel, and neural nets. "
                  "Results in group 2 are from our own experiments.",
            reason=_not_shipped("Its five MNIST variants (784-d, 12000/50000) are")
-           + " Group 1 is [10]'s published numbers (SVM-RBF, SVM-POLY, NNET), which no run of varlab gives.")
+           + _PUBLISHED.format("Group 1 (SVM-RBF, SVM-POLY, NNET)"))
 
 NotChecked("000.fig18.training_time", where="000, §5, 'Training time' and Fig. 18 (PAMAP105Large)",
            quote="Figure 18: PAMAP105Large: Training times of GCWS (solid curves) and NRFF (dashed curves) ... "
