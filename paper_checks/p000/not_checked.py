@@ -10,8 +10,8 @@ _AGAIN = "Again, we can see that the linearized RBF would require substantially 
          "reach the same accuracies as the linearized GMM kernel."
 _SHIPPED_HASHING = ("The caption's statement is decided on shipped sets of the same kind (UCI/LIBSVM "
                     "classification sets, hashed by GCWS and NRFF and fitted by LIBLINEAR as in the figure) "
-                    "by 000.sec5.gcws_fewer_samples and its scaled twin: letter, segment (ImageSeg), vowel "
-                    "and, at the full budget, splice; they stand in because they are the sets of Tables 1-2 "
+                    "by 000.sec5.gcws_fewer_samples and its scaled twin: letter, magic, segment (ImageSeg) and "
+                    "vowel at the quick budget, letter, segment, splice and vowel at the full; they stand in because they are the sets of Tables 1-2 "
                     "that varlab ships, not because they resemble this figure's set.")
 
 
