@@ -88,6 +88,15 @@ def test_each_written_report_ends_with_its_not_checked_section(paper, tmp_path):
     assert (folder / "report.md").read_text() == before
 
 
+def test_check_writes_the_papers_not_checked_results(tmp_path):
+    """The runner (``varlab check``) passes the paper's registered results to its report."""
+    claims.check(["001"], claims.Budget("unit-not-checked", 200), tmp_path, log=lambda line: None)
+    payload = json.loads((tmp_path / "001" / "report.json").read_text())
+    assert payload["not_checked"] == [entry.to_json() for entry in claims.not_checked("001")] != []
+    text = (tmp_path / "001" / "report.md").read_text()
+    assert "of the paper's results checked" in text and text.count("\n### 001.") == len(payload["not_checked"])
+
+
 @pytest.mark.parametrize("paper", PAPER_KEYS)
 def test_the_headline_counts_results_checked_of_all_and_varlabs_own_apart(paper, tmp_path):
     folder = _rewritten(paper, tmp_path)
