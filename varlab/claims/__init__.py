@@ -34,6 +34,7 @@ from .units import DeadlineReached, run_units, unit_key
 __all__ = ["Z_MAX", "t_threshold", "CONFIRMED", "CONTRADICTED", "INCONCLUSIVE", "OUTCOMES",
            "BUDGETS", "Budget", "budget", "Agreement", "Check", "Claim", "Difference", "Identity", "Joint",
            "Measured", "Measurement", "NotChecked", "Ordering",
-           "Paired", "Simulation", "per_sample", "claim", "GROUP", "claims", "load", "not_checked", "paper_of", "paper_title",
+           "Paired", "Simulation", "per_sample", "claim", "GROUP", "claims", "load", "not_checked",
+           "paper_of", "paper_title",
            "papers", "rewrite_report", "write_report", "ClaimRun", "points", "seed_for", "simulate_for", "check",
            "run_claims", "stored_verdicts", "Store", "store_for", "DeadlineReached", "run_units", "unit_key", "Verdict"]
