@@ -78,7 +78,8 @@ def _write(path: Path, lines: list) -> None:
 
 def _paper_pages() -> None:
     """papers/NNN.md for every committed report: its figures (from the registry, with their
-    captions and budgets) and the report itself (included, so the page is always current)."""
+    captions and budgets) and the report itself (included, so the page is always current), which
+    ends with the paper's results not checked."""
     from varlab import claims, plotting
 
     folder = Path(__file__).parent / "papers"
@@ -88,7 +89,10 @@ def _paper_pages() -> None:
         paper = report.parent.name
         lines = [f"# Paper {paper}", "", claims.paper_title(paper), "",
                  f"Regenerate with `varlab check --paper {paper}` (the report) and `varlab figures --only ID` "
-                 f"(a figure). The report's records are also in `paper_checks/reports/{paper}/report.json`.", ""]
+                 f"(a figure). The report's records are also in `paper_checks/reports/{paper}/report.json`."
+                 + (f" Its last section, *Not checked*, lists the paper's results that no claim decides, each "
+                    f"with the paper's words, where they are and why (declared in `paper_checks/p{paper}`)."
+                    if "\n## Not checked\n" in report.read_text() else ""), ""]
         for recipe in plotting.figures(paper):
             if recipe.id not in built or not (ROOT / "figures" / f"{recipe.id}.png").exists():
                 continue

@@ -49,7 +49,7 @@ def main(argv=None) -> int:
     stored = claims.stored_verdicts(everything, budget, decided=until_decided is not None)
     missing = [item.id for item in everything if item.id not in stored]
     claims.write_report(list(stored.values()), args.out,
-                        budget=budget,
+                        budget=budget, not_checked=claims.not_checked("002"),
                         title=f"Paper 002: {claims.paper_title('002')} - claims checked by varlab (full "
                               f"budget; not yet run: {', '.join(missing) or 'none'})")
     return 0

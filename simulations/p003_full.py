@@ -79,7 +79,7 @@ def _report(out: Path, budget, decided: bool) -> None:
     there is one); the claims not yet run are named in its title."""
     stored = claims.stored_verdicts(claims.claims("003"), budget, decided=decided)
     missing = [c.id for c in claims.claims("003") if c.id not in stored]
-    claims.write_report(list(stored.values()), out, budget=budget,
+    claims.write_report(list(stored.values()), out, budget=budget, not_checked=claims.not_checked("003"),
                         title=f"Paper 003: {claims.paper_title('003')} - claims checked by varlab "
                               f"(full budget; not yet run: {', '.join(missing) or 'none'})")
     report = out / "report.md"

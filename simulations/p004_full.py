@@ -42,7 +42,7 @@ def main(argv=None) -> int:
     with mc.configure(checkpoint_root=ROOT / ".varlab-checkpoints" / "p004-full"):
         verdicts = claims.run_claims(claims.claims(PAPER), budget, force=args.force,
                                      until_decided=cli.until_decided_from(args))
-    claims.write_report(verdicts, out, budget=budget,
+    claims.write_report(verdicts, out, budget=budget, not_checked=claims.not_checked(PAPER),
                         title=claims.paper_title(PAPER) + " - full budget")
     if not args.skip_figures:
         plotting.write_figures(plotting.figures(PAPER), budget, out, formats=("png",), redo=False)

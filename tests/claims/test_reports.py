@@ -145,13 +145,23 @@ def test_summaries_are_compared_to_their_printed_precision_or_five_percent(new, 
                          ids=["quick", "test"])
 def test_each_headline_counts_the_papers_claims_apart_from_varlabs_own(directory):
     """Issue 34: a report's first line never mixes the papers' claims with varlab's own; it is
-    what report.json's records give."""
+    what report.json's records give. Issue 35: it counts the paper's results checked of all it
+    states, its claims and the results declared not checked (the paper's registered ones)."""
+    from varlab.claims import NotChecked
     from varlab.claims.report import headline
     from varlab.testing.verdict import Verdict
 
     for report in sorted(directory.glob("*/report.json")):
-        records = [Verdict.from_json(record) for record in json.loads(report.read_text())["claims"]]
+        payload = json.loads(report.read_text())
+        records = [Verdict.from_json(record) for record in payload["claims"]]
+        left = [NotChecked.from_json(record) for record in payload["not_checked"]]
+        assert left == claims.not_checked(report.parent.name), f"{report}: regenerate the reports"
+        line = headline(records, left)
         text = (report.parent / "report.md").read_text()
-        assert f"**{headline(records)}.**" in text, report
-        if any(r.derived_by_varlab for r in records) and not all(r.derived_by_varlab for r in records):
-            assert "the paper's" in headline(records) and "varlab's own" in headline(records)
+        assert f"**{line}.**" in text, report
+        own = sum(r.derived_by_varlab for r in records)
+        if own < len(records) or left:
+            assert line.startswith(f"{len(records) - own} of {len(records) - own + len(left)} of the paper's "
+                                   f"results checked (") and f"), {len(left)} not checked" in line, report
+            assert "\n## Not checked\n" in text, report
+        assert (f"varlab's own claims: {own} (" in line) == (own > 0), report

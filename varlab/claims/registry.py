@@ -4,18 +4,22 @@ A claim registers on definition (declaring it is registering it). Papers are fou
 entry-point group ``varlab.papers``: each entry point names a paper (its key, e.g. "000") and a
 module whose import registers that paper's claims and figures and whose ``TITLE`` is the paper's
 title. Another package adds its own paper by declaring an entry point in that group. A claim's
-paper comes from its id: ``NNN.rest`` or, for varlab's own statements, ``varlab.NNN.rest``.
+paper comes from its id: ``NNN.rest`` or, for varlab's own statements, ``varlab.NNN.rest``. The
+results a paper leaves unchecked (``varlab.claims.NotChecked``) register the same way, under ids
+that no claim has.
 """
 from __future__ import annotations
 
 import importlib
 from importlib import metadata
 
-__all__ = ["GROUP", "register", "claims", "papers", "paper_title", "paper_of", "load"]
+__all__ = ["GROUP", "register", "register_not_checked", "claims", "not_checked", "papers", "paper_title",
+           "paper_of", "load"]
 
 GROUP = "varlab.papers"
 
 _CLAIMS: dict = {}
+_NOT_CHECKED: dict = {}
 _PAPERS: dict = {}
 
 
@@ -57,7 +61,32 @@ def register(claim) -> None:
     old = _CLAIMS.get(claim.id)
     if old is not None and old.origin != claim.origin:
         raise ValueError(f"claim id {claim.id!r} is declared twice ({old.origin} and {claim.origin})")
+    if claim.id in _NOT_CHECKED:
+        raise ValueError(f"claim id {claim.id!r} is also declared not checked ({_NOT_CHECKED[claim.id].origin})")
     _CLAIMS[claim.id] = claim
+
+
+def register_not_checked(entry) -> None:
+    """Register a paper's result that no claim decides (``varlab.claims.NotChecked``) under its id;
+    the same id declared again (other words, or from another module) or a claim's id is an error.
+
+    Examples
+    --------
+    >>> from varlab.claims import Identity, NotChecked
+    >>> taken = Identity(id="doc.taken.sum", source="s", quote="q", statement="1 + 1 = 2",
+    ...                  compute=lambda: (True, "", []))
+    >>> NotChecked("doc.taken.sum", where="doc, Fig. 1", quote="q", reason="r")   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: not-checked result 'doc.taken.sum' is a claim's id (declared in ...)
+    """
+    paper_of(entry.id)
+    if entry.id in _CLAIMS:
+        raise ValueError(f"not-checked result {entry.id!r} is a claim's id (declared in {_CLAIMS[entry.id].origin})")
+    old = _NOT_CHECKED.get(entry.id)
+    if old is not None and (old != entry or old.origin != entry.origin):
+        raise ValueError(f"not-checked result {entry.id!r} is declared twice ({old.origin} and {entry.origin})")
+    _NOT_CHECKED[entry.id] = entry
 
 
 def _entry_points() -> dict:
@@ -123,3 +152,16 @@ def claims(paper: str | None = None) -> list:
     for key in keys:
         load(key)
     return [c for c in _CLAIMS.values() if paper_of(c.id) in keys]
+
+
+def not_checked(paper: str) -> list:
+    """The results of ``paper`` that no claim decides, in declaration order.
+
+    Examples
+    --------
+    >>> from varlab.claims import not_checked
+    >>> [entry.id for entry in not_checked("004")][:1]     # imports paper 004's module
+    ['004.table2.ijcnn1']
+    """
+    load(paper)
+    return [entry for entry in _NOT_CHECKED.values() if paper_of(entry.id) == paper]

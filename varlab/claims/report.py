@@ -1,6 +1,7 @@
 """Reports a reader can scan: ``report.md`` (one line per claim, contradicted and inconclusive
-first, then one short section per claim), ``points.md`` (the per-point tables) and
-``report.json`` (every field of every Verdict)."""
+first, then one short section per claim, then the paper's results that no claim decides, "Not
+checked"), ``points.md`` (the per-point tables) and ``report.json`` (every field of every Verdict
+and every not-checked entry)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,7 @@ from typing import Sequence
 from ..testing.outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES
 from ..testing.verdict import Verdict, format_number
 from .budget import Budget
+from .unchecked import NotChecked
 
 __all__ = ["write_report", "rewrite_report", "headline", "OUTCOME_ORDER"]
 
@@ -27,26 +29,34 @@ RULES = ("Outcomes: **confirmed** = no significant departure from the statement 
          "(4.5 for large samples; 5.04 at 50).")
 
 
-def headline(verdicts: Sequence[Verdict]) -> str:
-    """The count of outcomes, the papers' claims apart from varlab's own (issue 34).
+def headline(verdicts: Sequence[Verdict], not_checked: Sequence[NotChecked] = ()) -> str:
+    """The paper's results checked out of all it states (its claims and its not-checked results),
+    their outcomes, and varlab's own claims counted apart (issues 34, 35).
 
     Examples
     --------
-    >>> from varlab.claims import Verdict
+    >>> from varlab.claims import NotChecked, Verdict
     >>> make = lambda outcome, own: Verdict(id="x", source="", quote="", statement="", outcome=outcome,
     ...                                     method="exact", resolution=0.0, tolerance=0.0, units="exact",
     ...                                     reason="", budget="doc", derived_by_varlab=own)
-    >>> headline([make("confirmed", False), make("contradicted", True), make("inconclusive", False)])
-    "3 claims: the paper's 2 (1 confirmed, 0 contradicted, 1 inconclusive); varlab's own 1 (0 confirmed, 1 contradicted, 0 inconclusive)"
+    >>> left = NotChecked.from_json(dict(id="doc.fig2", where="Fig. 2", quote="q", reason="r"))
+    >>> headline([make("confirmed", False), make("contradicted", True), make("inconclusive", False)], [left])
+    "2 of 3 of the paper's results checked (1 confirmed, 0 contradicted, 1 inconclusive), 1 not checked; varlab's own claims: 1 (0 confirmed, 1 contradicted, 0 inconclusive)"
+    >>> headline([make("confirmed", True)])
+    "varlab's own claims: 1 (1 confirmed, 0 contradicted, 0 inconclusive)"
     """
     def counts(group):
         return ", ".join(f"{sum(v.outcome == name for v in group)} {name}" for name in OUTCOMES)
 
     papers = [v for v in verdicts if not v.derived_by_varlab]
     own = [v for v in verdicts if v.derived_by_varlab]
-    parts = ([f"the paper's {len(papers)} ({counts(papers)})"] if papers else []) + (
-        [f"varlab's own {len(own)} ({counts(own)})"] if own else [])
-    return f"{len(verdicts)} claims: " + "; ".join(parts)
+    parts = []
+    if papers or not_checked:
+        parts.append(f"{len(papers)} of {len(papers) + len(not_checked)} of the paper's results checked "
+                     f"({counts(papers)}), {len(not_checked)} not checked")
+    if own:
+        parts.append(f"varlab's own claims: {len(own)} ({counts(own)})")
+    return "; ".join(parts) or "no claims"
 
 
 def _short(text: str, limit: int = 110) -> str:
@@ -73,8 +83,25 @@ def _table(rows) -> list[str]:
     return lines
 
 
-def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: Budget) -> None:
-    """Write ``report.md``, ``points.md`` and ``report.json`` into ``directory``.
+def _not_checked_section(verdicts: Sequence[Verdict], not_checked: Sequence[NotChecked]) -> list[str]:
+    """The section "Not checked" (none for a report of varlab's own claims alone)."""
+    if not not_checked and all(v.derived_by_varlab for v in verdicts):
+        return []
+    lines = ["## Not checked", "", "The paper's results that no claim above decides, each with where it is "
+             "in the paper and why it is not checked (declared beside the claims in the paper's package)."
+             if not_checked else "No result of the paper is declared not checked.", ""]
+    for entry in not_checked:
+        lines += [f"### {entry.id}", "", f"*{entry.where}*", "", f"> {entry.quote}", "",
+                  f"**Not checked:** {entry.reason}", ""]
+        if entry.stand_in:
+            lines += [f"**Stand-in:** {entry.stand_in}", ""]
+    return lines
+
+
+def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: Budget,
+                 not_checked: Sequence[NotChecked] = ()) -> None:
+    """Write ``report.md``, ``points.md`` and ``report.json`` into ``directory``; ``not_checked``:
+    the paper's results that no claim decides (``varlab.claims.not_checked(paper)``).
 
     Examples
     --------
@@ -96,14 +123,15 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
     directory.mkdir(parents=True, exist_ok=True)
     payload = {"title": title, "budget": {key: value for key, value in asdict(budget).items()
                                           if key != "store"},
-               "claims": [verdict.to_json() for verdict in verdicts]}
+               "claims": [verdict.to_json() for verdict in verdicts],
+               "not_checked": [entry.to_json() for entry in not_checked]}
     (directory / "report.json").write_text(json.dumps(payload, indent=1) + "\n")
     ordered = sorted(verdicts, key=lambda v: OUTCOME_ORDER.index(v.outcome))
     lines = [f"# {title}", "",
              f"Budget `{budget.name}`: {budget.n_repetitions:,} repetitions per simulated point "
              f"(a claim that runs at a part of it, or over trials, says so), random_state "
              f"{budget.random_state} (each claim's seed is derived from it and the claim's id).",
-             "", RULES, "", f"**{headline(verdicts)}.** Per-point data: "
+             "", RULES, "", f"**{headline(verdicts, not_checked)}.** Per-point data: "
              f"`points.md`, beside this file.", "",
              "| claim | the paper's words | outcome | reason |", "|---|---|---|---|"]
     for v in ordered:
@@ -124,6 +152,7 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
         lines += [f"**Outcome: {v.outcome}** ({how}). {v.reason}{factor}", ""]
         if v.pilot:
             lines += [_pilot(v.pilot), ""]
+    lines += _not_checked_section(verdicts, not_checked)
     (directory / "report.md").write_text("\n".join(lines) + "\n")
     detail = [f"# {title}: per-point data", "", f"Budget `{budget.name}`. One table per claim "
               f"(the claim's outcome and reason are in `report.md`, beside this file).", ""]
@@ -140,9 +169,10 @@ def _pilot(pilot: dict) -> str:
             f"{pilot['random_state']}; its seeds are not reused): {pilot['outcome']}. {pilot['reason']}")
 
 
-def rewrite_report(directory) -> None:
+def rewrite_report(directory, not_checked: Sequence[NotChecked] | None = None) -> None:
     """Write ``directory``'s report.md, points.md and report.json again from its report.json (for
-    a change of the reports' format; no claim is run).
+    a change of the reports' format; no claim is run); ``not_checked``: the entries to list
+    instead of report.json's.
 
     Examples
     --------
@@ -157,5 +187,7 @@ def rewrite_report(directory) -> None:
     """
     directory = Path(directory)
     payload = json.loads((directory / "report.json").read_text())
+    if not_checked is None:
+        not_checked = [NotChecked.from_json(record) for record in payload.get("not_checked", [])]
     write_report([Verdict.from_json(record) for record in payload["claims"]], directory,
-                 title=payload["title"], budget=Budget(**payload["budget"]))
+                 title=payload["title"], budget=Budget(**payload["budget"]), not_checked=not_checked)

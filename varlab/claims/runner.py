@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..testing.verdict import Verdict
 from .budget import Budget, budget as as_budget
-from .registry import claims, paper_title, papers
+from .registry import claims, not_checked, paper_title, papers
 from .report import write_report
 from .store import store_for
 from .until_decided import UntilDecided, decided, is_undecided, left_undecided
@@ -146,8 +146,9 @@ def _run(item, budget: Budget, store, force: bool) -> tuple[Verdict, float | Non
 def check(selected=None, budget="quick", out=None, *, force: bool = False,
           log=_log, until_decided: UntilDecided | None = None) -> dict[str, list[Verdict]]:
     """Run the claims of the ``selected`` papers (default: all) and write
-    ``<out>/<paper>/report.md|points.md|report.json``; returns {paper: verdicts}. ``out``
-    defaults to nothing written; ``until_decided``: see :func:`run_claims`.
+    ``<out>/<paper>/report.md|points.md|report.json`` (with the paper's not-checked results);
+    returns {paper: verdicts}. ``out`` defaults to nothing written; ``until_decided``: see
+    :func:`run_claims`.
 
     Examples
     --------
@@ -171,6 +172,6 @@ def check(selected=None, budget="quick", out=None, *, force: bool = False,
         results[paper] = run_claims(claims(paper), budget, force=force, log=log,
                                     until_decided=until_decided)
         if out is not None:
-            write_report(results[paper], Path(out) / paper, budget=budget,
+            write_report(results[paper], Path(out) / paper, budget=budget, not_checked=not_checked(paper),
                          title=f"Paper {paper}: {paper_title(paper)} - claims checked by varlab")
     return results
