@@ -30,6 +30,9 @@ def main(argv=None) -> int:
     parser.add_argument("--paper", nargs="+", help="papers to run (default: all)")
     parser.add_argument("--scheduler")
     parser.add_argument("--checkpoint", default=".varlab-checkpoints")
+    parser.add_argument("--force", action="store_true",
+                        help="rerun the claims whose verdicts are stored (their simulation blocks "
+                             "are still read from the checkpoint)")
     cli.add_until_decided_arguments(parser)
     args = parser.parse_args(argv)
     common = ["--budget", "full", "--n-jobs", args.n_jobs, "--checkpoint", args.checkpoint]
@@ -40,7 +43,8 @@ def main(argv=None) -> int:
     with mc.configure(n_jobs=n_jobs, backend="dask" if args.scheduler else None, scheduler=args.scheduler,
                       checkpoint_root=Path(args.checkpoint) / "simulations"):
         claims.check(args.paper, claims.budget("full").stored_in(args.checkpoint),
-                     out=f"{args.out}/reports", until_decided=cli.until_decided_from(args))
+                     out=f"{args.out}/reports", force=args.force,
+                     until_decided=cli.until_decided_from(args))
     figures = [f.id for paper in (args.paper or [None]) for f in plotting.figures(paper)]
     return cli.main(["figures", "--out", f"{args.out}/figures", "--only", *figures, *common])
 
