@@ -46,6 +46,11 @@ SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-indep
                          "varlab.beyond.fastfood.above_orf", "varlab.beyond.fastfood.above_sorf"),
                         "Fastfood's variance against i.i.d. RFF, ORF and SORF at d = 16, 64, 256, one shared "
                         "simulation at 8x the test budget"),
+        **dict.fromkeys(("varlab.beyond.fastfood.axis_is_orf", "varlab.beyond.fastfood.above_iid.every_direction",
+                         "varlab.beyond.fastfood.orf_at_most"),
+                        "Fastfood along three more directions at d = 64, 256, 8x the test budget, 7 s to 17 s "
+                        "measured; make test checks the direction option (tests/theory/test_stationary.py::"
+                        "test_fastfood_directions_fast_path_has_the_samplers_law_and_along_an_axis_is_orf)"),
         "varlab.003.mm_law.variance": "reads the twelve simulations of varlab.003.mm_law.mean (slow above), "
                                       "7 s to 12 s measured; make test checks the exact law's variance against "
                                       "the engine (tests/theory/test_moment_matching.py::test_models_agree_with_theory_"
