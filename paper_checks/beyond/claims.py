@@ -18,7 +18,6 @@ orthogonal, their fast path: one Walsh-Hadamard chain per block; the same law as
 """
 from __future__ import annotations
 
-
 import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
