@@ -4,6 +4,7 @@ own), MM against MC, QMC in high dimensions; ``figures``: Figs. 1-3, Table 1 and
 V_MM / V_CV* and the MM bias. Importing the package registers its claims and figures.
 """
 from . import claims  # noqa: F401  (defining the claims registers them)
+from . import figure_claims  # noqa: F401
 from . import figures  # noqa: F401
 
 TITLE = ("W. Shen, Z. Yang, J. Wang, \"Random Features for Shift-Invariant Kernels with Moment "
