@@ -15,8 +15,9 @@ the estimator is unbiased for every radial kernel (varlab's argument; measured b
 models ``fastfood`` and ``stationary_rff`` with ``sampler="fastfood"``). The variance is measured
 only, and depends on the direction of z = x - y (claims ``varlab.beyond.fastfood.*``, Gaussian
 kernel, d = p, k = p): for z along a coordinate axis the projections have exactly ORF's law, and so
-its variance (0.04 to 0.69 times i.i.d. RFF's); along e_1 + e_2 about i.i.d.'s (1.0 to 1.07 times);
-along (1, ..., 1) and a random direction 1.3 to 2 times i.i.d.'s. It is never measured below ORF's.
+its variance (0.015 to 0.70 times i.i.d. RFF's at d = 64, 256); along e_1 + e_2 about i.i.d.'s
+(within 2%); along (1, ..., 1) and a random direction 1.3 to 2 times i.i.d.'s. It is never measured
+below ORF's.
 
 ``Fastfood.factored`` returns the draw with its factors (:class:`FastfoodFactors`), whose
 ``product`` gives X W^T by two fast Walsh-Hadamard transforms per block, a gather and two
