@@ -38,6 +38,9 @@ SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-indep
         "004.polynomial.finite_measure": "the truncated masses' growth and a cutoff sampler, 13 s",
         "004.grff.unbiased": "three signed models at three d, 10 s measured under load",
         "003.cor2.eq15": "moment matching up to d = 500 and the exact law at m = 10^6, 10 s",
+        "003.cor2.eq14": "E_MM - E_CV* at m = 1024, d = 1, 5, 10 s; make test checks model mm_pathwise_gap against "
+                         "a direct computation (tests/paper_checks/test_p003_figure_claims.py)",
+        "003.cv_unbiased": "three control-variate simulations at 8x the budget, 8 s",
         "varlab.003.mm_law.mean": "twelve moment-matching simulations up to d = 50, 8 s",
         "002.eq12": "100 fits of Eq. (12)'s masses, 8 s",
         "varlab.004.sorf.unbiased": "SORF at three d with p up to 64, 7 s",
