@@ -5,6 +5,7 @@ and Recht 2007, Yu et al. 2016, Le, Sarlos and Smola 2013). Importing the packag
 claims and figures.
 """
 from . import claims  # noqa: F401  (defining the claims registers them)
+from . import fastfood_directions  # noqa: F401
 from . import figures  # noqa: F401
 
 TITLE = ("Beyond the papers: paired features, non-Gaussian stationary kernels, orthogonal "

@@ -10,15 +10,13 @@
 * Fastfood (Le, Sarlos and Smola 2013): its bias, and its variance against i.i.d. RFF, for four
   kernels at d = 16; for the Gaussian kernel over d = 16, 64, 256 and |z| = 0.5, 1, 2 (and 5 for
   the bias), against i.i.d. RFF and ORF (their exact variances, varlab.theory.orthogonal) and
-  SORF (simulated).
+  SORF (simulated), z along (1, ..., 1); over four directions of z in fastfood_directions.py.
 
 Every simulation is the engine's model ``stationary_rff`` (varlab.mc.models.stationary), except
 the Gaussian Fastfood / SORF comparison: models ``fastfood`` and ``sorf`` (varlab.mc.models.
 orthogonal, their fast path: one Walsh-Hadamard chain per block; the same law as the samplers).
 """
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import sympy

@@ -38,6 +38,9 @@ SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-indep
         "004.polynomial.finite_measure": "the truncated masses' growth and a cutoff sampler, 13 s",
         "004.grff.unbiased": "three signed models at three d, 10 s measured under load",
         "003.cor2.eq15": "moment matching up to d = 500 and the exact law at m = 10^6, 10 s",
+        "003.cor2.eq14": "E_MM - E_CV* at m = 1024, d = 1, 5, 10 s; make test checks model mm_pathwise_gap against "
+                         "a direct computation (tests/paper_checks/test_p003_figure_claims.py)",
+        "003.cv_unbiased": "three control-variate simulations at 8x the budget, 8 s",
         "varlab.003.mm_law.mean": "twelve moment-matching simulations up to d = 50, 8 s",
         "002.eq12": "100 fits of Eq. (12)'s masses, 8 s",
         "varlab.004.sorf.unbiased": "SORF at three d with p up to 64, 7 s",
@@ -46,6 +49,11 @@ SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-indep
                          "varlab.beyond.fastfood.above_orf", "varlab.beyond.fastfood.above_sorf"),
                         "Fastfood's variance against i.i.d. RFF, ORF and SORF at d = 16, 64, 256, one shared "
                         "simulation at 8x the test budget"),
+        **dict.fromkeys(("varlab.beyond.fastfood.axis_is_orf", "varlab.beyond.fastfood.above_iid.every_direction",
+                         "varlab.beyond.fastfood.orf_at_most"),
+                        "Fastfood along three more directions at d = 64, 256, 8x the test budget, 7 s to 17 s "
+                        "measured; make test checks the direction option (tests/theory/test_stationary.py::"
+                        "test_fastfood_directions_fast_path_has_the_samplers_law_and_along_an_axis_is_orf)"),
         "varlab.003.mm_law.variance": "reads the twelve simulations of varlab.003.mm_law.mean (slow above), "
                                       "7 s to 12 s measured; make test checks the exact law's variance against "
                                       "the engine (tests/theory/test_moment_matching.py::test_models_agree_with_theory_"

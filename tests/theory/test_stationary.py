@@ -272,6 +272,32 @@ def test_structured_fast_paths_have_the_samplers_law(name):
             assert np.all(np.abs(z) <= Z_MAX), (d, statistic, z)
 
 
+def test_fastfood_directions_fast_path_has_the_samplers_law_and_along_an_axis_is_orf():
+    """Fastfood's ``direction`` (issue 34 item 5): the fast path has the sampler's law in every
+    direction (d = 16 < p, d = p = 32); along e_1 with d = p its projections are ORF's (exact variance
+    within Z_MAX SE, at 0.08 to 0.69 Var(iid)), while along the diagonal they are about twice i.i.d.'s."""
+    from varlab.mc.models.orthogonal import DIRECTIONS, FastfoodModel, unit_direction
+
+    for direction in DIRECTIONS:
+        u = unit_direction(direction, 16)
+        assert u.shape == (16,) and abs(np.linalg.norm(u) - 1.0) < 1e-12
+        for d in (16, 32):
+            grid = dict(k=[32], dimension=d, distance=[0.5, 2.0], n_repetitions=3000, random_state=3)
+            fast = mc.simulate(FastfoodModel(direction=direction), **grid)
+            sampler = mc.simulate(FastfoodModel(through_sampler=True, direction=direction), **grid)
+            z = (fast.variance - sampler.variance) / np.hypot(fast.se_variance, sampler.se_variance)
+            assert np.all(np.abs(z) <= Z_MAX), (direction, d, z)
+    assert np.array_equal(unit_direction("random", 8), unit_direction("random", 8))
+    with pytest.raises(ValueError, match="direction must be one of"):
+        FastfoodModel(direction="x")
+    distance = np.array([0.5, 1.0, 2.0])
+    grid = dict(k=[32], dimension=32, distance=distance, n_repetitions=4000, random_state=4)
+    axis, diagonal = (mc.simulate("fastfood", direction=name, **grid) for name in ("axis", "diagonal"))
+    orf = orthogonal.orf_variance(dimension=32, distance=distance, k=32)
+    assert np.all(np.abs(axis.variance[:, 0] - orf) <= Z_MAX * axis.se_variance[:, 0])
+    assert np.all(diagonal.variance[:, 0] > orf + Z_MAX * diagonal.se_variance[:, 0])
+
+
 def test_varlab_list_shows_the_new_measures_samplers_and_models(capsys):
     from varlab import cli
 

@@ -2,7 +2,9 @@
 Gaussian kernel over (dimension, distance) (004, "Theorem 5"; varlab/theory/orthogonal.py).
 
 x - y = z = distance * (1, ..., 1) / sqrt(d) (a direction with every coordinate non-zero, so that
-a sampler that is not rotation invariant shows its bias), kernel exp(-|z|^2/2) (bandwidth 1).
+a sampler that is not rotation invariant shows its bias; Fastfood's option ``direction`` gives
+others: a coordinate axis, two axes, a fixed random direction, ``unit_direction``), kernel
+exp(-|z|^2/2) (bandwidth 1).
 Each repetition draws its own k frequencies through ``varlab.features.samplers`` (whole blocks
 per repetition, the first k rows kept); the per-sample term is cos(<w_j, z>), the estimator
 their mean (the paired cos/sin features of 004: cos<w,x>cos<w,y> + sin<w,x>sin<w,y>).
@@ -39,7 +41,13 @@ from . import _fused_rff
 from ._phases import blocked_budget, phases
 from .sampler_model import SamplerModel
 
-__all__ = ["RadialModel", "IIDRadialModel", "ORFModel", "ORFColumnsModel", "SORFModel", "FastfoodModel"]
+__all__ = ["RadialModel", "IIDRadialModel", "ORFModel", "ORFColumnsModel", "SORFModel", "FastfoodModel",
+           "DIRECTIONS", "unit_direction"]
+
+#: the directions of z that FastfoodModel offers (``unit_direction``)
+DIRECTIONS = ("diagonal", "axis", "two_axis", "random")
+#: the seed of the fixed "random" direction
+RANDOM_DIRECTION_SEED = 20130617
 
 
 class RadialModel(SamplerModel):
@@ -195,21 +203,44 @@ class ORFColumnsModel(ORFModel):
         return {}
 
 
-def _structured_projections(apply, n_blocks: int, d: int, p: int, row_norms=None, zero_below=0.0):
+def unit_direction(direction: str, d: int) -> np.ndarray:
+    """The unit vector u of z = distance u (``DIRECTIONS``): "diagonal" (1, ..., 1)/sqrt(d), "axis" e_1,
+    "two_axis" (e_1 + e_2)/sqrt(2), "random" a fixed direction (standard normal from seed
+    ``RANDOM_DIRECTION_SEED``, normalised; the same at every call for a given d).
+
+    Examples
+    --------
+    >>> from varlab.mc.models.orthogonal import unit_direction
+    >>> unit_direction("two_axis", 4).round(4)
+    array([0.7071, 0.7071, 0.    , 0.    ])
+    """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {direction!r}")
+    if direction == "random":
+        u = np.random.default_rng(RANDOM_DIRECTION_SEED).standard_normal(d)
+    else:
+        u = np.zeros(d)
+        u[:{"diagonal": d, "axis": 1, "two_axis": 2}[direction]] = 1.0
+    return u / np.linalg.norm(u)
+
+
+def _structured_projections(apply, n_blocks: int, d: int, p: int, row_norms=None, zero_below=0.0, u=None):
     """(n_blocks, p) projections <a_i, u> of the rows a_i of n_blocks structured blocks A (rows
-    cut to d coordinates and renormalised), u = (1, ..., 1)/sqrt(d): (A u)_i / |a_i cut to d|.
-    ``apply(x)``: A x for x (n_blocks, m, p) (m vectors per block). ``row_norms`` (n_blocks, 1):
-    the rows' norms when d = p; for d < p the cut norms come from the columns A e_c, c < d. A row
-    cut to a norm <= ``zero_below`` is e_1 in the samplers: its projection is 1/sqrt(d)."""
+    cut to d coordinates and renormalised), u a unit vector of R^d (default (1, ..., 1)/sqrt(d)):
+    (A u)_i / |a_i cut to d|. ``apply(x)``: A x for x (n_blocks, m, p) (m vectors per block).
+    ``row_norms`` (n_blocks, 1): the rows' norms when d = p; for d < p the cut norms come from the
+    columns A e_c, c < d. A row cut to a norm <= ``zero_below`` is e_1 in the samplers: its
+    projection is u_1."""
+    u = unit_direction("diagonal", d) if u is None else u
     if d == p:
-        return apply(np.full((n_blocks, 1, p), 1.0 / math.sqrt(p)))[:, 0, :] / row_norms
+        return apply(np.broadcast_to(u, (n_blocks, 1, p)))[:, 0, :] / row_norms
     basis = np.zeros((n_blocks, d, p))
     basis[:, np.arange(d), np.arange(d)] = 1.0
     columns = apply(basis)                                   # columns[b, c, i] = A_ic
     norms = np.sqrt(np.einsum("bci,bci->bi", columns, columns))
     zero = norms <= zero_below
-    projections = columns.sum(axis=1) / (math.sqrt(d) * np.where(zero, 1.0, norms))
-    projections[zero] = 1.0 / math.sqrt(d)
+    projections = np.einsum("bci,c->bi", columns, u) / np.where(zero, 1.0, norms)
+    projections[zero] = u[0]
     return projections
 
 
@@ -271,8 +302,10 @@ class FastfoodModel(_Structured):
     sorf. Unbiased (varlab): row i is g^T Pi H B with g_l = H_il G_l i.i.d. N(0, 1/p) and
     Pi H B orthogonal, so every row (and its cut to d coordinates) is Gaussian and its direction
     uniform, independent of the chi norm; the rows of a block share G, so the variance is
-    measured (no theory). Fast path by default (``through_sampler=True``: the sampler's draws,
-    the same law).
+    measured (no theory), and depends on z's direction (``direction``, ``unit_direction``): for
+    d = p and z along a coordinate axis, H B e_1 is +-(1, ..., 1)/sqrt(p), so A e_1 = +-H g / sqrt(p)
+    and the projections (A e_1)_i / (|g| / sqrt(p)) = +-(H g)_i / |g| are a uniform unit vector: ORF's
+    law. Fast path by default (``through_sampler=True``: the sampler's draws, the same law).
 
     Examples
     --------
@@ -288,8 +321,18 @@ class FastfoodModel(_Structured):
     unbiased = True
     description = "Fastfood (S H G Pi H B) of exp(-|z|^2/2) in R^d"
 
-    def __init__(self, through_sampler=False):
+    def __init__(self, through_sampler=False, direction="diagonal"):
         self.through_sampler = bool(through_sampler)
+        unit_direction(direction, 2)                     # validates the name
+        self.direction = direction
+
+    def sample(self, rng, n, k, out, workspace, *, dimension, distance):
+        """Through the sampler: <w_j, z> = distance <w_j, u> for ``direction``'s u; else the fast path."""
+        if not self.through_sampler:
+            return super().sample(rng, n, k, out, workspace, dimension=dimension, distance=distance)
+        d = int(dimension)
+        w = self.frequencies(rng, n, k, d)[:, :k, :]
+        out[0] = np.cos(phases(w @ unit_direction(self.direction, d), distance))
 
     def _unit_projections(self, rng, n_blocks, d, p):
         """A = H G Pi H B (``fastfood_directions``: (r Pi)_j = r_perm[j], so Pi y = y[perm^-1]):
@@ -304,4 +347,4 @@ class FastfoodModel(_Structured):
             return fwht(x * gaussians[:, None, :])
 
         norms = np.sqrt(np.mean(gaussians * gaussians, axis=1, keepdims=True))
-        return _structured_projections(apply, n_blocks, d, p, norms)
+        return _structured_projections(apply, n_blocks, d, p, norms, u=unit_direction(self.direction, d))
