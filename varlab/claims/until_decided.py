@@ -94,8 +94,10 @@ def pilot_summary(pilot: Verdict, random_state) -> dict:
 def decided(pilot: Verdict, deciding: Verdict, factor: int, random_state) -> Verdict:
     """The deciding run's verdict, keeping its pilot (``Verdict.pilot``) and saying in its reason
     how it was reached."""
-    how = (f" [a second run at {factor}x the {pilot.budget} budget with fresh seeds; the pilot at "
-           f"{pilot.budget} was inconclusive, advising about {format_number(pilot.budget_factor)}x]")
+    of = (f"the {pilot.budget} budget" if pilot.budget else
+          f"the pilot's {pilot.n_repetitions:,} repetitions" if pilot.n_repetitions else "the pilot's budget")
+    how = (f" [a second run at {factor}x {of} with fresh seeds; the pilot was inconclusive, "
+           f"advising about {format_number(pilot.budget_factor)}x]")
     return replace(deciding, reason=deciding.reason + how, pilot=pilot_summary(pilot, random_state))
 
 
