@@ -90,8 +90,10 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
     return check.run(Budget("", n_repetitions))
 
 
-def assert_agreement(model, theory, **arguments) -> Verdict:
-    """``check_agreement``, raising AssertionError with the per-point table unless confirmed.
+def assert_agreement(model, theory, *, exact: bool = False, **arguments) -> Verdict:
+    """``check_agreement``, raising AssertionError with the per-point table unless confirmed, or
+    (``exact=True``) if confirmed with a departure that is significant though within the
+    tolerance (``Verdict.significant_departure``): the formula is then not exact.
 
     Examples
     --------
@@ -109,4 +111,6 @@ def assert_agreement(model, theory, **arguments) -> Verdict:
     verdict = check_agreement(model, theory, **arguments)
     if verdict.outcome != CONFIRMED:
         raise AssertionError(str(verdict))
+    if exact and verdict.significant_departure is not None:
+        raise AssertionError(f"{verdict.outcome_words} (exact=True): {verdict}")
     return verdict

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
+from .decision import significance_note
 from .outcomes import CONFIRMED, OUTCOMES
 
 __all__ = ["Verdict", "METHODS", "format_table", "format_number", "format_point"]
@@ -34,7 +35,9 @@ class Verdict:
     (``varlab.claims.compare`` allows that much between a regenerated and a stored record);
     ``threshold``: the largest |z| threshold used (``varlab.testing.outcomes.threshold``; None
     for an exact check); ``n_repetitions``: the fewest repetitions of a simulation it rests on
-    (None if none).
+    (None if none); ``significant_departure``: for a confirmed agreement, the largest departure
+    that is significant though shown within the tolerance (None if none; ``outcome_words`` says
+    it).
 
     Examples
     --------
@@ -72,6 +75,7 @@ class Verdict:
     accuracy: dict = field(default_factory=dict)
     threshold: float | None = None
     n_repetitions: int | None = None
+    significant_departure: float | None = None
 
     def __post_init__(self):
         if self.outcome not in OUTCOMES:
@@ -90,9 +94,20 @@ class Verdict:
         return paper_of(self.id)
 
     @property
+    def outcome_words(self) -> str:
+        """The outcome, with a significant departure seen within the tolerance where there is one
+        ("confirmed within 5%; a departure of about +3.1% is significant")."""
+        if self.significant_departure is None:
+            return self.outcome
+        return significance_note(self.tolerance, self.significant_departure, self.units == "relative")
+
+    @property
     def n_repetitions_needed(self) -> int | None:
         """For an inconclusive simulation, the repetitions that would resolve it (None if no
-        budget would, or none below 1.8e308 repetitions: ``reason`` says which)."""
+        budget would, or none below 1.8e308 repetitions: ``reason`` says which): the budget at
+        which every point is decided by ``varlab.testing.decision.MARGIN`` standard errors beyond
+        the threshold, were the present estimates the true values (so a rerun there decides each
+        point that way with probability >= 97.7 %; a departure that is noise is confirmed)."""
         if self.budget_factor is None or self.n_repetitions is None:
             return None
         needed = self.n_repetitions * self.budget_factor
