@@ -15,7 +15,7 @@ functions, so "confirmed" means the same everywhere: no significant departure *a
 >>> decision = decide_agreement(estimate=[1.0], reference=[1.0], error=[0.04], threshold=4.5,
 ...                             tolerance=0.05)
 >>> decision.outcome, round(decision.budget_factor, 2)
-('inconclusive', 12.96)
+('inconclusive', 27.04)
 """
 from __future__ import annotations
 
@@ -144,11 +144,11 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     >>> decision.outcome                    # 0.51 is 5 SE off 0.5, but shown within 5%
     'confirmed'
     >>> decision.reason
-    'all 2 points agree: 1 significant departure(s), each shown within the tolerance (largest relative departure +0.02 at rho = 0); resolution 0.018 <= tolerance 0.05'
+    'confirmed within 5%; a departure of about +2% is significant (1 of 2 points; largest at rho = 0, z = 5.0), each shown within the tolerance; resolution 0.018 <= tolerance 0.05'
     >>> decision = decide_agreement(estimate=[0.5, 1.0], reference=[0.5, 1.0], error=[0.02, 0.04],
     ...                             threshold=4.5, tolerance=0.05, relative=True, n_repetitions=1000)
     >>> decision.outcome, decision.reason
-    ('inconclusive', 'resolution 0.18 vs tolerance 0.05, max |z| = 0.00; about 12,960 repetitions would resolve it (to confirm)')
+    ('inconclusive', 'resolution 0.18 vs tolerance 0.05, max |z| = 0.00; about 27,041 repetitions would resolve it (to confirm)')
     """
     estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
     _validated(tolerance, "tolerance", (estimate, reference), error, threshold, labels)
