@@ -134,7 +134,7 @@ def main(argv=None) -> int:
         write_table(args.components)
         return 0
     rows = run(args.seeds, args.components)
-    lines = [f"# Feature maps as pipeline steps on digits (benchmarks/bench_pipelines.py)", "",
+    lines = ["# Feature maps as pipeline steps on digits (benchmarks/bench_pipelines.py)", "",
              f"Run {datetime.datetime.now().isoformat(timespec='seconds')} on {platform.machine()}, Python "
              f"{platform.python_version()}, numpy {np.__version__}, scikit-learn {sklearn.__version__}; BLAS "
              f"limited to 1 thread. digits (scikit-learn's copy), even rows train, odd rows test; "
