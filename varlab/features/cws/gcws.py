@@ -167,14 +167,15 @@ class GCWS(FeatureMap, name="gcws"):
             if value is not None and not _is_integer(value):
                 raise TypeError(f"{name} must hold integers (as returned by hash), got dtype {value.dtype}")
         i_star, t_star = arrays["i_star"], arrays["t_star"]
+        if i_star.size and np.min(i_star) < 0 and not (
+                i_star.ndim == 2 and np.all((i_star >= 0).all(axis=1) | (i_star == -1).all(axis=1))):
+            raise ValueError("i_star must hold nonnegative coordinate indices (as returned by hash; -1 "
+                             "only for whole all-zero rows)")
         if i_star.ndim != 2 or i_star.shape[1] != k:
             raise ValueError(f"i_star must have shape (n, n_components) = (n, {k}), got shape {i_star.shape}")
         if t_star is not None and t_star.shape != i_star.shape:
             raise ValueError(f"t_star must have the shape of i_star {i_star.shape}, got shape {t_star.shape}")
         empty = np.all(i_star == -1, axis=1)
-        if i_star.size and np.min(i_star[~empty], initial=0) < 0:
-            raise ValueError("i_star must hold nonnegative coordinate indices (as returned by hash; -1 "
-                             "only for whole all-zero rows)")
         if not empty.any():
             return bbit_code(_sample_values(i_star, t_star, zero_bit), b)
         kept = np.flatnonzero(~empty)
