@@ -102,7 +102,7 @@ def listing(what: str) -> list[tuple]:
     if what == "formulas":
         return [(f.name, f.source) for f in theory.formulas().values()]
     if what == "parameters":
-        return [(p.name, f"{p.domain}; {p.description}") for p in theory.parameters().values()]
+        return [(p.name, f"{p.domain}; {p.description}") for p in theory.declared_parameters().values()]
     if what == "datasets":
         from . import datasets
         return [(name, entry.summary + ("" if entry.installed else f" (needs {entry.extra})"))

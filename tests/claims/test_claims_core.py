@@ -14,6 +14,7 @@ from varlab.claims import (CONFIRMED, CONTRADICTED, INCONCLUSIVE, OUTCOMES, Z_MA
                            Budget, ClaimRun, Identity, Joint, Measured, Measurement, Ordering, Paired,
                            Store, Verdict, t_threshold, write_report)
 from varlab.testing import builders
+from varlab.testing.decision import MARGIN
 from varlab.theory import rff
 
 REPORTS = Path(__file__).resolve().parents[2] / "paper_checks" / "reports"
@@ -59,7 +60,7 @@ def test_contradicted_needs_a_departure_significantly_beyond_the_tolerance():
     near = builders.agreement(run, theory=[1.0], estimate=[1.12], standard_error=[0.01], parameters=[{}],
                               quantity="q", tolerance=0.1)
     assert near.outcome == INCONCLUSIVE            # 2 SE beyond the tolerance: not significant
-    assert near.budget_factor == pytest.approx((Z_MAX * 0.01 / 0.02) ** 2)
+    assert near.budget_factor == pytest.approx(((Z_MAX + MARGIN) * 0.01 / 0.02) ** 2)   # with the advice's margin
     shown = builders.agreement(run, theory=[1.0], estimate=[1.05], standard_error=[0.01], parameters=[{}],
                                quantity="q", tolerance=0.1)
     assert shown.outcome == CONFIRMED and "shown within the tolerance" in shown.reason
@@ -70,7 +71,7 @@ def test_confirmed_needs_the_resolution_within_the_tolerance():
                                  quantity="q", tolerance=0.1)
     assert verdict.outcome == INCONCLUSIVE
     assert verdict.resolution == pytest.approx(0.45)
-    assert verdict.budget_factor == pytest.approx(4.5 ** 2)
+    assert verdict.budget_factor == pytest.approx((4.5 + MARGIN) ** 2)
     assert "budget would resolve it" in verdict.reason
 
 

@@ -389,13 +389,15 @@ def test_data_validation():
         model.hash(sp.csr_matrix(np.array([[1.0, np.inf]])))
     with pytest.raises(ValueError, match="Input X contains NaN"):
         GCWS(8, random_state=0).fit(np.array([[1.0, np.nan]]))
-    with pytest.raises(ValueError, match="row 1 is all-zero"):
-        model.hash(np.array([[1.0, 0.0], [0.0, 0.0]]))
-    with pytest.raises(ValueError, match="row 0 is all-zero"):
-        GCWS(8, random_state=0).fit(np.ones((1, 3))).hash(
+    raising = GCWS(8, zero_rows="raise", random_state=0).fit(np.ones((1, 2)))
+    with pytest.raises(ValueError, match=r"1 all-zero row\(s\) after centring .*rows \[1\]"):
+        raising.hash(np.array([[1.0, 0.0], [0.0, 0.0]]))
+    with pytest.raises(ValueError, match=r"2 all-zero row\(s\) .*rows \[0, 1\]"):
+        GCWS(8, zero_rows="raise", random_state=0).fit(np.ones((1, 3))).hash(
             sp.csr_matrix((np.array([0.0]), (np.array([0]), np.array([1]))), shape=(2, 3)))
-    with pytest.raises(ValueError, match="all-zero after centring"):
-        GCWS(8, center=[1.0, 2.0], random_state=0).fit(np.ones((1, 2))).hash(np.array([[1.0, 2.0]]))
+    with pytest.raises(ValueError, match=r"all-zero row\(s\) after centring"):
+        GCWS(8, center=[1.0, 2.0], zero_rows="raise", random_state=0).fit(np.ones((1, 2))).hash(
+            np.array([[1.0, 2.0]]))
     with pytest.raises(ValueError, match="center must have length"):
         GCWS(8, center=[1.0, 2.0], random_state=0).fit(np.ones((2, 3)))
     with pytest.raises(ValueError, match="X: Expected 2D array"):

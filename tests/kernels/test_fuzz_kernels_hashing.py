@@ -303,7 +303,8 @@ def test_gcws_init_stores_parameters_unchanged_and_validates_at_use():
     center = [0.0, "a"]
     model = GCWS(n_components=0, b="x", zero_bit="no", center=center, random_state=-1)   # no error
     params = model.get_params()
-    assert params == dict(n_components=0, b="x", zero_bit="no", center=center, random_state=-1)
+    assert params == dict(n_components=0, b="x", zero_bit="no", center=center, zero_rows="zeros",
+                                  sparse_output=True, random_state=-1)
     assert params["center"] is center and not hasattr(model, "key_")
     with pytest.raises(NotFittedError):                    # nothing is hashed before fit
         model.hash(np.ones((1, 2)))
@@ -360,7 +361,8 @@ def test_gcws_is_its_own_scikit_learn_transformer():
         import varlab.adapters  # noqa: F401
     assert isinstance(GCWS(), BaseEstimator) and isinstance(GCWS(), TransformerMixin)
     assert GCWS().zero_bit is False and GCWS().b == 8 and GCWS().n_components == 256
-    assert GCWS().get_params() == dict(n_components=256, b=8, zero_bit=False, center=None, random_state=None)
+    assert GCWS().get_params() == dict(n_components=256, b=8, zero_bit=False, center=None, zero_rows="zeros",
+                                       sparse_output=True, random_state=None)
 
 
 def test_gcws_messages_name_the_parameter():

@@ -126,7 +126,7 @@ def test_registry_is_complete_and_unique():
             "gcws.estimator_variance", "gcws.variance_ratio", "gcws.exact_mean",
             "gcws.exact_variance"} <= names
     assert theory.formulas()["gcws.exact_mean"].computed
-    assert set(theory.parameters()) >= {"rho", "gamma", "k", "gmm", "g", "E"}
+    assert set(theory.declared_parameters()) >= {"rho", "gamma", "k", "gmm", "g", "E"}
 
 
 @pytest.mark.parametrize("formula", FORMULAS, ids=IDS)

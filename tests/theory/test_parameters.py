@@ -6,6 +6,7 @@ values that would wrap in int64 (uint64 >= 2^63) are rejected. Real parameters r
 strings (also inside object arrays), complex numbers, NaN and inf; out-of-domain values are a
 ValueError naming the parameter and its domain.
 """
+import importlib
 import math
 
 import numpy as np
@@ -13,16 +14,30 @@ import pytest
 import sympy
 
 from varlab import theory
-from varlab.theory.parameters import MAX_INTEGER, Parameter, declare, parameter, parameters
+from varlab.theory.parameters import MAX_INTEGER, Parameter, declare, declared_parameters, parameter
 
 
 def test_registry():
-    declared = parameters()
-    assert declared is not parameters() and declared == theory.parameters()
+    declared = declared_parameters()
+    assert declared is not declared_parameters() and declared == theory.declared_parameters()
     assert {"rho", "gamma", "k", "gmm", "g", "E", "dimension", "distance", "bandwidth", "m"} <= set(declared)
     assert all(isinstance(p, Parameter) and p.name == name for name, p in declared.items())
-    with pytest.raises(KeyError, match="no parameter named 'nope'"):
+    with pytest.raises(KeyError, match=r"no parameter named 'nope'.*varlab\.theory\.parameters\.declare\('nope'"):
         parameter("nope")
+
+
+def test_the_module_is_reachable_and_the_former_function_deprecated():
+    """Issue 36, item 2: ``import varlab.theory.parameters as p`` gives the module (it used to give
+    the function ``parameters``, which shadowed it); the function's former spellings still work,
+    with a DeprecationWarning naming ``declared_parameters``."""
+    import varlab.theory.parameters as module
+    assert module is importlib.import_module("varlab.theory.parameters") is theory.parameters
+    assert module.declare is declare and module.parameter is parameter
+    with pytest.warns(DeprecationWarning, match="declared_parameters"):
+        assert theory.parameters() == declared_parameters()
+    with pytest.warns(DeprecationWarning, match="declared_parameters"):
+        from varlab.theory.parameters import parameters
+        assert parameters() == declared_parameters()
 
 
 def test_redeclaring_with_another_domain_is_an_error():
@@ -158,7 +173,7 @@ def test_one_rule_for_k_in_every_formula(formula, k, error):
 
 
 def test_typical_grids():
-    for p in parameters().values():
+    for p in declared_parameters().values():
         grid = p.typical()
         assert grid.size >= 3 and grid.dtype == (np.int64 if p.integer else np.float64)
         p.validate(grid)

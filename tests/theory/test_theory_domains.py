@@ -22,10 +22,10 @@ def test_parameter_registry_is_complete_in_a_fresh_interpreter():
     used = sorted({name for f in theory.formulas().values() for name in f.parameters})
     code = ("import sys; from varlab.theory import parameter\n"
             f"for name in {used!r}: parameter(name)\n"
-            "from varlab.theory import parameters; print(len(parameters()))")
+            "from varlab.theory import declared_parameters; print(len(declared_parameters()))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    assert int(out.stdout) == len(theory.parameters())
+    assert int(out.stdout) == len(theory.declared_parameters())
 
 
 # --- item 7: the theory modules form no import cycle ----------------------------------------------

@@ -135,7 +135,7 @@ def write_report(verdicts: Sequence[Verdict], directory, *, title: str, budget: 
              f"`points.md`, beside this file.", "",
              "| claim | the paper's words | outcome | reason |", "|---|---|---|---|"]
     for v in ordered:
-        lines.append(f"| {v.id} | {_words(v)} | **{v.outcome}** | "
+        lines.append(f"| {v.id} | {_words(v)} | **{v.outcome_words}** | "
                      f"{_short(v.reason, 160)} ({_resolution(v)}) |")
     lines.append("")
     for v in ordered:

@@ -40,14 +40,14 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassNamePrefixFeaturesOutMixin, TransformerMixin, _fit_context
 from sklearn.exceptions import NotFittedError
-from sklearn.utils._param_validation import Interval, InvalidParameterError
+from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._registry import Registry
 from .._validate import check_allocation
 
 __all__ = ["FeatureMap", "NotFittedError", "ParamsMixin", "available_feature_maps", "declared",
-           "angles", "RANDOM_STATE"]
+           "angles", "RANDOM_STATE", "scikit_learn_gamma", "fitted_gamma"]
 
 _REGISTRY = Registry("feature map", "varlab.features")
 _NAMES_X = re.compile(r"\b[XY]\b")
@@ -82,6 +82,34 @@ def declared(name: str) -> Interval:
     high_open = declaration.high_open or declaration.high is None
     return Interval(Integral if declaration.integer else Real, declaration.low, declaration.high,
                     closed=closed[(low_open, high_open)])
+
+
+def scikit_learn_gamma() -> list:
+    """The constraints of scikit-learn's ``gamma``: a positive number or ``"scale"`` (as
+    ``RBFSampler`` and ``SVC``), resolved at fit by :func:`fitted_gamma`."""
+    return [declared("gamma"), StrOptions({"scale"})]
+
+
+def fitted_gamma(gamma, X) -> float:
+    """``gamma`` as a number: ``"scale"`` is 1 / (n_features X.var()) over every entry of ``X``
+    (dense or sparse, in float64), 1.0 for a constant X, as scikit-learn's ``RBFSampler``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from varlab.features._base import fitted_gamma
+    >>> X = np.array([[0.0, 2.0], [2.0, 0.0]])           # X.var() = 1
+    >>> fitted_gamma("scale", X), fitted_gamma(0.25, X)
+    (0.5, 0.25)
+    """
+    if not (isinstance(gamma, str) and gamma == "scale"):
+        return float(gamma)
+    if sp.issparse(X):
+        X = X.astype(np.float64)
+        variance = float(X.multiply(X).mean() - X.mean() ** 2)
+    else:
+        variance = float(np.asarray(X, dtype=np.float64).var())
+    return 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
 
 
 class FeatureMap(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):

@@ -29,7 +29,7 @@ from sklearn.utils._param_validation import Interval
 
 from .. import _random
 from .._validate import check_allocation
-from ._base import RANDOM_STATE, FeatureMap, declared
+from ._base import RANDOM_STATE, FeatureMap, declared, fitted_gamma, scikit_learn_gamma
 
 __all__ = ["RandomMaclaurin", "maclaurin_coefficients"]
 
@@ -57,7 +57,9 @@ class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
         D, the number of random features drawn (an order N and its Rademacher vectors each), which
         is also the number of output columns.
     degree : int >= 1, default=2
-    gamma : float > 0, default=1.0
+    gamma : float > 0 or "scale", default=1.0
+        ``"scale"``: 1 / (n_features X.var()) of the ``X`` given to ``fit`` (as scikit-learn's
+        ``SVC``); the value used is ``gamma_``.
     coef0 : float >= 0, default=0.0
         (gamma <x, y> + coef0)^degree must have non-negative Maclaurin coefficients.
     p : float > 1, default=2.0
@@ -88,7 +90,7 @@ class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
     _parameter_constraints = {
         "n_components": [declared("k")],
         "degree": [Interval(Integral, 1, None, closed="left")],
-        "gamma": [declared("gamma")],
+        "gamma": scikit_learn_gamma(),
         "coef0": [Interval(Real, 0, None, closed="left")],
         "p": [Interval(Real, 1, None, closed="neither")],
         "random_state": RANDOM_STATE,
@@ -109,7 +111,7 @@ class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
         check_allocation("n_components", m * D * X.shape[1] + 32 * D, itemsize=1,
                          what=f"bytes: degree={m} Rademacher vectors of width {X.shape[1]} per feature, "
                               "and the orders' draw")
-        gamma, coef0, p = float(self.gamma), float(self.coef0), float(self.p)
+        gamma, coef0, p = fitted_gamma(self.gamma, X), float(self.coef0), float(self.p)
         coefficients = maclaurin_coefficients(m, gamma, coef0)
         if not np.all(np.isfinite(coefficients)):
             raise ValueError(f"gamma={gamma!r} and coef0={coef0!r} overflow the Maclaurin coefficients at degree={m}")
@@ -122,6 +124,7 @@ class RandomMaclaurin(FeatureMap, name="random_maclaurin"):
         self.rademacher_ *= 2                   # in place: {0, 1} -> {-1, 1}, no temporary copies
         self.rademacher_ -= 1
         self.weights_ = np.sqrt(coefficients[self.orders_] / probabilities[self.orders_])
+        self.gamma_ = gamma
         return D
 
     def _transform(self, X) -> np.ndarray:

@@ -33,7 +33,7 @@ import scipy.sparse as sp
 
 from .. import _random, spectral
 from .._validate import check_allocation
-from ._base import RANDOM_STATE, FeatureMap, declared
+from ._base import RANDOM_STATE, FeatureMap, declared, fitted_gamma, scikit_learn_gamma
 from .samplers import Sampler, get_sampler
 
 __all__ = ["RFF"]
@@ -86,10 +86,11 @@ class RFF(FeatureMap, name="rff"):
         k, the number of frequencies drawn (>= 1; varlab's rule: n_components counts the random
         draws). The output has k columns, one per frequency (2k with ``paired=True``: the cosine
         and the sine of each), for every sampler and for NRFF and the no-phase map alike.
-    gamma : float, default=1.0
+    gamma : float or "scale", default=1.0
         Kernel parameter (> 0): exp(-gamma ||u - v||^2) for ``kernel="gaussian"`` (as
         scikit-learn's ``RBFSampler``), exp(-gamma (1 - rho)) for ``kernel="correlation"``
-        (000, Eq. 14).
+        (000, Eq. 14). ``"scale"``: 1 / (n_features X.var()) of the ``X`` given to ``fit``, as
+        ``RBFSampler`` (the value used is ``gamma_``).
     kernel : {"gaussian", "correlation", "laplacian", "exponential", "matern32", "matern52", \
 "cauchy", "rational_quadratic"} or a registered stationary kernel, default="gaussian"
         ``"gaussian"``: no row scaling, frequencies sqrt(2 gamma) r_j, i.e. N(0, 2 gamma I)
@@ -181,7 +182,7 @@ class RFF(FeatureMap, name="rff"):
 
     _parameter_constraints = {
         "n_components": [declared("k")],
-        "gamma": [declared("gamma")],
+        "gamma": scikit_learn_gamma(),
         "kernel": [str],                   # "correlation" or a registered stationary kernel (checked in fit)
         "normalize": ["boolean"],
         "phase": ["boolean"],
@@ -206,7 +207,7 @@ class RFF(FeatureMap, name="rff"):
     def _fit(self, X) -> int:
         """Draw the frequencies (n_features, n_components) and phases (n_components,); only the
         shape and dtype of ``X`` are used."""
-        n_components, gamma = int(self.n_components), float(self.gamma)
+        n_components, gamma = int(self.n_components), fitted_gamma(self.gamma, X)
         if self.paired and not self.phase:
             raise ValueError("paired=True and phase=False cannot be combined: paired cos/sin features "
                              "have no random phase, and phase=False selects the no-phase cosine map; "
@@ -220,7 +221,7 @@ class RFF(FeatureMap, name="rff"):
         else:
             frequencies, self._factors = sampler.frequencies(measure, n_components, X.shape[1], rng), None
         if X.dtype != np.float64 and np.max(np.abs(frequencies)) > np.finfo(X.dtype).max:
-            raise ValueError(f"gamma={self.gamma!r} is too large for {X.dtype} data: the frequencies "
+            raise ValueError(f"gamma={gamma!r} is too large for {X.dtype} data: the frequencies "
                              f"(of size about sqrt(gamma)) overflow {X.dtype}; pass float64 data or a "
                              f"smaller gamma")
         phases = rng.uniform(0.0, 2.0 * np.pi, size=n_components) if self.phase and not self.paired else None
@@ -228,7 +229,7 @@ class RFF(FeatureMap, name="rff"):
         self.phases_ = None if phases is None else phases.astype(X.dtype, copy=False)
         self.measure_ = measure
         self.sampler_ = sampler
-        self._gamma = self.gamma  # for messages, even if set_params changes gamma before a refit
+        self.gamma_ = self._gamma = gamma  # _gamma for messages, even if set_params changes gamma before a refit
         self._largest_frequency = float(np.max(np.abs(frequencies)))
         self._kernel = self.kernel  # transform follows the fitted map even if set_params changes kernel
         self._paired = bool(self.paired)

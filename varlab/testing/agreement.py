@@ -12,8 +12,8 @@ quantile of n - 1 degrees of freedom, ``varlab.testing.outcomes.threshold``),
 * confirmed: at every (point, k) the departure is not significant (|d| <= t s) or is shown
   within the tolerance (|d| + t s <= tolerance), and the resolution t max(s) <= tolerance;
 * contradicted: somewhere |d| - tolerance > t s (a departure significantly beyond the tolerance);
-* inconclusive otherwise, with the repetitions that would bring the resolution to the tolerance
-  and decide the departures that are significant but not yet beyond it.
+* inconclusive otherwise, with the repetitions that would decide it with a margin: every point
+  ``decision.MARGIN`` = 2 SE beyond its threshold, were the present estimates the true values.
 """
 from __future__ import annotations
 
@@ -90,8 +90,10 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
     return check.run(Budget("", n_repetitions))
 
 
-def assert_agreement(model, theory, **arguments) -> Verdict:
-    """``check_agreement``, raising AssertionError with the per-point table unless confirmed.
+def assert_agreement(model, theory, *, exact: bool = False, **arguments) -> Verdict:
+    """``check_agreement``, raising AssertionError with the per-point table unless confirmed, or
+    (``exact=True``) if confirmed with a departure that is significant though within the
+    tolerance (``Verdict.significant_departure``): the formula is then not exact.
 
     Examples
     --------
@@ -101,12 +103,14 @@ def assert_agreement(model, theory, **arguments) -> Verdict:
     Traceback (most recent call last):
     ...
     AssertionError: inconclusive: the mean of rff equals rff.mean (within relative tolerance 0.01)
-    mean of rff: resolution 0.139 vs tolerance 0.01, max |z| = 2.48; about 4.63x the budget would resolve it (to contradict, set at rho = 0.5, gamma = 1, k = 10)
-    resolution 0.139 (relative), tolerance 0.01, threshold |z| <= 4.62, 200 repetitions (927 would resolve it)
+    mean of rff: resolution 0.139 vs tolerance 0.01, max |z| = 2.48; about 9.51x the budget would resolve it (to contradict, set at rho = 0.5, gamma = 1, k = 10)
+    resolution 0.139 (relative), tolerance 0.01, threshold |z| <= 4.62, 200 repetitions (1,902 would resolve it)
     rho  gamma   k    theory  estimate         SE         z
     0.5      1  10  0.606531  0.561353  0.0182088  -2.48111
     """
     verdict = check_agreement(model, theory, **arguments)
     if verdict.outcome != CONFIRMED:
         raise AssertionError(str(verdict))
+    if exact and verdict.significant_departure is not None:
+        raise AssertionError(f"{verdict.outcome_words} (exact=True): {verdict}")
     return verdict

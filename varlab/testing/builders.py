@@ -34,7 +34,7 @@ __all__ = ["verdict", "agreement", "ordering", "exact", "combined", "trials_need
 def verdict(run, outcome: str, reason: str, *, method: str, resolution: float, tolerance: float,
             units: str, rows: Sequence[dict] = (), budget_factor: float | None = None,
             accuracy: dict | None = None, threshold: float | None = None,
-            n_repetitions: int | None = None) -> Verdict:
+            n_repetitions: int | None = None, significant_departure: float | None = None) -> Verdict:
     """A Verdict of ``run``'s claim, its words taken from the declaration.
 
     Examples
@@ -54,7 +54,7 @@ def verdict(run, outcome: str, reason: str, *, method: str, resolution: float, t
                    c.derived_by_varlab, [dict(row) for row in rows],
                    {key: float(value) for key, value in (accuracy or {}).items()},
                    None if threshold is None else float(threshold),
-                   None if n_repetitions is None else int(n_repetitions))
+                   None if n_repetitions is None else int(n_repetitions), significant_departure)
 
 
 def trials_needed(n_trials: int, factor: float) -> int:
@@ -167,7 +167,8 @@ def agreement(run, *, theory, estimate, standard_error, parameters: Sequence[dic
     return verdict(run, decision.outcome, f"{quantity}: {decision.reason}{rule.words()}",
                    resolution=decision.resolution, tolerance=tolerance,
                    units=units or ("relative" if relative else "absolute"), rows=rows,
-                   budget_factor=decision.budget_factor, **rule.fields())
+                   budget_factor=decision.budget_factor, significant_departure=decision.significant,
+                   **rule.fields())
 
 
 def ordering(run, *, lower, upper, standard_error, parameters: Sequence[dict], quantity: str,
@@ -264,6 +265,9 @@ def combined(run, parts: Sequence[Verdict], reason_prefix: str = "") -> Verdict:
             accuracy[column] = max(bound, accuracy.get(column, 0.0))
     thresholds = [part.threshold for part in parts if part.threshold is not None]
     repetitions = [part.n_repetitions for part in parts if part.n_repetitions is not None]
+    significant = [part.significant_departure for part in parts
+                   if part.significant_departure is not None
+                   and (part.units, part.tolerance) == (tightest.units, tightest.tolerance)]
     return verdict(run, outcome, reason_prefix + " | ".join(part.reason for part in parts),
                    method="exact" if all(p.method == "exact" for p in parts) else
                    "trials" if any(p.method == "trials" for p in parts) else "simulation",
@@ -271,4 +275,5 @@ def combined(run, parts: Sequence[Verdict], reason_prefix: str = "") -> Verdict:
                    units=units.pop() if len(units) == 1 else tightest.units,
                    rows=[row for part in parts for row in part.rows], budget_factor=factor,
                    accuracy=accuracy, threshold=max(thresholds, default=None),
-                   n_repetitions=min(repetitions, default=None))
+                   n_repetitions=min(repetitions, default=None),
+                   significant_departure=max(significant, key=abs, default=None) if outcome == CONFIRMED else None)

@@ -15,7 +15,7 @@ functions, so "confirmed" means the same everywhere: no significant departure *a
 >>> decision = decide_agreement(estimate=[1.0], reference=[1.0], error=[0.04], threshold=4.5,
 ...                             tolerance=0.05)
 >>> decision.outcome, round(decision.budget_factor, 2)
-('inconclusive', 12.96)
+('inconclusive', 27.04)
 """
 from __future__ import annotations
 
@@ -27,7 +27,14 @@ import numpy as np
 from ..mc.stats import z_score
 from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE
 
-__all__ = ["Decision", "decide_agreement", "decide_ordering"]
+__all__ = ["Decision", "decide_agreement", "decide_ordering", "MARGIN", "significance_note"]
+
+#: the margin of the budget advice, in standard errors beyond the threshold: the advised budget
+#: decides every point by ``MARGIN`` SE more than the threshold, were the present estimates the
+#: true values, so that a rerun there falls on the same side of each point's requirement with
+#: probability at least Phi(MARGIN) = 97.7 % (a point whose departure is noise is confirmed
+#: almost surely: its resolution is then at most threshold / (threshold + MARGIN) of the tolerance)
+MARGIN = 2.0
 
 
 @dataclass(frozen=True)
@@ -39,7 +46,8 @@ class Decision:
     the point the reason names; ``budget_factor``: for an inconclusive outcome, the factor by
     which the budget must grow (standard errors ~ 1/sqrt(n)) to decide it, None if no budget
     would; ``reason``: one line with the key number (points named by their flat index; callers
-    add the point's parameters).
+    add the point's parameters); ``significant``: for a confirmed agreement, the largest departure
+    that is significant though shown within the tolerance (None if none is).
 
     Examples
     --------
@@ -60,6 +68,7 @@ class Decision:
     worst: int
     budget_factor: float | None
     reason: str
+    significant: float | None = None
 
 
 def _arrays(*values):
@@ -135,11 +144,11 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     >>> decision.outcome                    # 0.51 is 5 SE off 0.5, but shown within 5%
     'confirmed'
     >>> decision.reason
-    'all 2 points agree: 1 significant departure(s), each shown within the tolerance (largest relative departure +0.02 at rho = 0); resolution 0.018 <= tolerance 0.05'
+    'confirmed within 5%; a departure of about +2% is significant (1 of 2 points; largest at rho = 0, z = 5.0), each shown within the tolerance; resolution 0.018 <= tolerance 0.05'
     >>> decision = decide_agreement(estimate=[0.5, 1.0], reference=[0.5, 1.0], error=[0.02, 0.04],
     ...                             threshold=4.5, tolerance=0.05, relative=True, n_repetitions=1000)
     >>> decision.outcome, decision.reason
-    ('inconclusive', 'resolution 0.18 vs tolerance 0.05, max |z| = 0.00; about 12,960 repetitions would resolve it (to confirm)')
+    ('inconclusive', 'resolution 0.18 vs tolerance 0.05, max |z| = 0.00; about 27,041 repetitions would resolve it (to confirm)')
     """
     estimate, reference, error, threshold = _arrays(estimate, reference, error, threshold)
     _validated(tolerance, "tolerance", (estimate, reference), error, threshold, labels)
@@ -157,16 +166,18 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     if np.all(agrees) and resolution <= tolerance:
         worst = int(np.argmax(np.abs(z) / threshold))
         shown = np.abs(z) > threshold
+        significant = None
         if shown.any():
             largest = int(np.flatnonzero(shown)[np.argmax(size[shown])])
-            head = (f"all {z.size} points agree: {int(shown.sum())} significant departure(s), "
-                    f"each shown within the tolerance (largest {units}departure "
-                    f"{departure[largest]:+.3g}{_at(labels, largest)})")
+            significant = float(departure[largest])
+            head = (f"{significance_note(tolerance, significant, relative)} ({int(shown.sum())} of "
+                    f"{z.size} points; largest{_at(labels, largest)}, z = {z[largest]:.1f}), each "
+                    f"shown within the tolerance")
         else:
             head = (f"max |z| = {abs(z[worst]):.2f}{_at(labels, worst, '(', ')')} <= "
                     f"{threshold[worst]:.2f} at all {z.size} points")
         return Decision(CONFIRMED, resolution, z, worst, None,
-                        f"{head}; resolution {resolution:.3g} <= tolerance {tolerance:.3g}")
+                        f"{head}; resolution {resolution:.3g} <= tolerance {tolerance:.3g}", significant)
     if np.any(beyond > threshold):
         worst = int(np.argmax(beyond / threshold))
         return Decision(CONTRADICTED, resolution, z, worst, None,
@@ -174,8 +185,8 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
                         f"{z[worst]:.1f}): beyond the tolerance {tolerance:.3g} by "
                         f"{beyond[worst]:.1f} SE")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        confirm = np.where(size < tolerance, threshold * error / (tolerance - size), np.nan)
-        contradict = np.where(size > tolerance, threshold * error / (size - tolerance), np.nan)
+        confirm = np.where(size < tolerance, (threshold + MARGIN) * error / (tolerance - size), np.nan)
+        contradict = np.where(size > tolerance, (threshold + MARGIN) * error / (size - tolerance), np.nan)
     factor, index, way = _budget_factor(confirm, contradict)
     worst = index if index is not None else int(np.argmax(np.abs(z) / threshold))
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
@@ -238,13 +249,14 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
                         f"effect size {effect_size:.3g} by {beyond[worst]:.1f} SE")
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if strict:                              # every point seen above: D > t s
-            confirm = np.where(difference > 0, threshold * error / difference, np.nan)
+            confirm = np.where(difference > 0, (threshold + MARGIN) * error / difference, np.nan)
         else:                                   # every point shown above -e: D + e >= t s
             confirm = np.where(difference >= 0, 0.0,
-                               np.where(difference > -effect_size, threshold * error / (difference + effect_size),
-                                        np.nan))
-        confirm = np.maximum(confirm, threshold * error / effect_size)       # and the resolution (NaN stays)
-        contradict = np.where(-difference > effect_size, threshold * error / (-difference - effect_size), np.nan)
+                               np.where(difference > -effect_size,
+                                        (threshold + MARGIN) * error / (difference + effect_size), np.nan))
+        confirm = np.maximum(confirm, (threshold + MARGIN) * error / effect_size)   # and the resolution (NaN stays)
+        contradict = np.where(-difference > effect_size,
+                              (threshold + MARGIN) * error / (-difference - effect_size), np.nan)
     factor, index, way = _budget_factor(confirm, contradict)
     worst = index if index is not None else int(np.argmin(z / threshold))
     return Decision(INCONCLUSIVE, resolution, z, worst, factor,
@@ -252,6 +264,22 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
                     f"B - A = {float(np.min(z)):.2f}; " +
                     _needed(factor, index, way, labels, n_repetitions, "somewhere A is not below B, by less than "
                                                                        "the effect size", describe_budget))
+
+
+def significance_note(tolerance: float, departure: float, relative: bool) -> str:
+    """The words of a confirmation that saw a significant departure within its tolerance.
+
+    Examples
+    --------
+    >>> significance_note(0.05, -0.031, relative=True)
+    'confirmed within 5%; a departure of about -3.1% is significant'
+    >>> significance_note(0.01, 0.004, relative=False)
+    'confirmed within 0.01; a departure of about +0.004 is significant'
+    """
+    if relative:
+        return (f"confirmed within {100 * tolerance:.3g}%; a departure of about "
+                f"{100 * departure:+.2g}% is significant")
+    return f"confirmed within {tolerance:.3g}; a departure of about {departure:+.2g} is significant"
 
 
 def _at(labels, index: int, before: str = "at ", after: str = "") -> str:

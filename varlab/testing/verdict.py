@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field, fields
 
 import numpy as np
 
+from .decision import significance_note
 from .outcomes import CONFIRMED, OUTCOMES
 
 __all__ = ["Verdict", "METHODS", "format_table", "format_number", "format_point"]
@@ -36,7 +37,9 @@ class Verdict:
     for an exact check); ``n_repetitions``: the fewest repetitions of a simulation it rests on
     (None if none); ``pilot``: for a verdict decided by a second run with fresh seeds
     (``varlab.claims.until_decided``), the first run's budget, outcome, resolution and advice
-    (None otherwise).
+    (None otherwise); ``significant_departure``: for a confirmed agreement, the largest departure
+    that is significant though shown within the tolerance (None if none; ``outcome_words`` says
+    it).
 
     Examples
     --------
@@ -75,6 +78,7 @@ class Verdict:
     threshold: float | None = None
     n_repetitions: int | None = None
     pilot: dict | None = None
+    significant_departure: float | None = None
 
     def __post_init__(self):
         if self.outcome not in OUTCOMES:
@@ -93,9 +97,20 @@ class Verdict:
         return paper_of(self.id)
 
     @property
+    def outcome_words(self) -> str:
+        """The outcome, with a significant departure seen within the tolerance where there is one
+        ("confirmed within 5%; a departure of about +3.1% is significant")."""
+        if self.significant_departure is None:
+            return self.outcome
+        return significance_note(self.tolerance, self.significant_departure, self.units == "relative")
+
+    @property
     def n_repetitions_needed(self) -> int | None:
         """For an inconclusive simulation, the repetitions that would resolve it (None if no
-        budget would, or none below 1.8e308 repetitions: ``reason`` says which)."""
+        budget would, or none below 1.8e308 repetitions: ``reason`` says which): the budget at
+        which every point is decided by ``varlab.testing.decision.MARGIN`` standard errors beyond
+        the threshold, were the present estimates the true values (so a rerun there decides each
+        point that way with probability >= 97.7 %; a departure that is noise is confirmed)."""
         if self.budget_factor is None or self.n_repetitions is None:
             return None
         needed = self.n_repetitions * self.budget_factor

@@ -5,7 +5,10 @@ domain (an interval, open or closed at each end), whether it is an integer, how 
 value (scalars and arrays; the message names the parameter and its domain) and a typical grid
 for tests. Every name of varlab.theory is declared once, here (so that the registry is complete
 after ``import varlab``, whichever theory module has been imported); :func:`declare` fetches a
-name declared identically and refuses one declared with a different domain.
+name declared identically and refuses one declared with a different domain. A model or formula of
+your own with a parameter of your own (``t``) declares it first, with :func:`declare`.
+:func:`declared_parameters` lists them (``varlab.theory.parameters()``, the function's former
+name, still works with a DeprecationWarning; ``varlab.theory.parameters`` is this module).
 
 >>> from varlab.theory.parameters import parameter
 >>> parameter("rho").validate(0.5)
@@ -18,6 +21,9 @@ TypeError: k must be an integer >= 1 (or an array of them), got 3.0
 from __future__ import annotations
 
 import numbers
+import sys
+import types
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,7 +31,7 @@ import sympy
 
 from .. import _validate
 
-__all__ = ["Parameter", "declare", "parameter", "parameters", "MAX_INTEGER"]
+__all__ = ["Parameter", "declare", "declared_parameters", "parameter", "MAX_INTEGER"]
 
 #: largest integer parameter value accepted (integers are held as int64; this leaves headroom
 #: for k + 1 and 2 k in formulas without wrapping)
@@ -172,7 +178,8 @@ def declare(name: str, description: str, **domain) -> Parameter:
 
 
 def parameter(name: str) -> Parameter:
-    """The declared parameter ``name`` (KeyError naming the known ones otherwise).
+    """The declared parameter ``name`` (KeyError naming the known ones, and :func:`declare`,
+    otherwise).
 
     Examples
     --------
@@ -184,19 +191,45 @@ def parameter(name: str) -> Parameter:
     try:
         return _PARAMETERS[name]
     except KeyError:
-        raise KeyError(f"no parameter named {name!r}; declared: {sorted(_PARAMETERS)}") from None
+        raise KeyError(f"no parameter named {name!r}; declared: {sorted(_PARAMETERS)}. Declare a "
+                       f"parameter of your own first: varlab.theory.parameters.declare({name!r}, "
+                       f"'what it is', low=..., high=...)") from None
 
 
-def parameters() -> dict[str, Parameter]:
+def declared_parameters() -> dict[str, Parameter]:
     """Every declared parameter, by name.
 
     Examples
     --------
-    >>> from varlab.theory import parameters
-    >>> parameters()["gamma"].domain
+    >>> from varlab.theory import declared_parameters
+    >>> declared_parameters()["gamma"].domain
     '(0, inf)'
     """
     return dict(sorted(_PARAMETERS.items()))
+
+
+def _deprecated_parameters() -> dict[str, Parameter]:
+    warnings.warn("varlab.theory.parameters() is deprecated: call varlab.theory.declared_parameters() "
+                  "(varlab.theory.parameters is the module of declared parameters)", DeprecationWarning,
+                  stacklevel=3)
+    return declared_parameters()
+
+
+def __getattr__(name: str):
+    """``parameters``, the former name of :func:`declared_parameters`, with a DeprecationWarning."""
+    if name == "parameters":
+        return lambda: _deprecated_parameters()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as the former function ``varlab.theory.parameters()`` (deprecated)."""
+
+    def __call__(self) -> dict[str, Parameter]:
+        return _deprecated_parameters()
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 
 # --- the parameters of papers 000-004 --------------------------------------------------------

@@ -43,6 +43,33 @@ def _prepare(X, mu):
     return X
 
 
+def _zero_rows(X, mu) -> np.ndarray:
+    """The mask of the rows of a prepared X (dense, or canonical CSR) whose u~ is all zero: x = mu
+    in every column (x = 0 without a centre)."""
+    n = X.shape[0]
+    if not sp.issparse(X):
+        return ~np.any(X != (0.0 if mu is None else mu.astype(X.dtype)), axis=1) if X.shape[1] else np.ones(n, bool)
+    rows = np.repeat(np.arange(n), np.diff(X.indptr))
+    target = 0.0 if mu is None else mu[X.indices]
+    differs = np.bincount(rows[X.data != target], minlength=n) > 0
+    if mu is not None and np.any(mu != 0):          # every centred column must be stored, equal to mu
+        matched = np.bincount(rows[(X.data == target) & (target != 0)], minlength=n)
+        differs |= matched < np.count_nonzero(mu)
+    return ~differs
+
+
+def _one_sided(X, mu) -> bool:
+    """Whether every entry of a prepared X lies on one side of the centre (x >= mu everywhere, or
+    x <= mu everywhere), where every i* has the same parity."""
+    if not sp.issparse(X):
+        difference = X - (0.0 if mu is None else mu)
+    else:
+        stored = X.data - (0.0 if mu is None else mu[X.indices])
+        implicit = np.zeros(0) if mu is None else -mu[np.bincount(X.indices, minlength=X.shape[1]) < X.shape[0]]
+        difference = np.concatenate([stored, implicit])
+    return bool(np.all(difference >= 0) or np.all(difference <= 0))
+
+
 def _empty_rows_error(first_row: int):
     raise ValueError(f"X row {first_row} is all-zero after centring (u~ = 0): GCWS has no sample "
                      "for it and GMM with it is undefined")
