@@ -224,7 +224,7 @@ def add_until_decided_arguments(parser) -> None:
     full-budget scripts under simulations/); read them with :func:`until_decided_from`."""
     parser.add_argument("--until-decided", action="store_true",
                         help="give each inconclusive claim one deciding run with fresh seeds at the "
-                             "budget its pilot advises (times 2), within --max-factor and "
+                             "budget its pilot advises, within --max-factor and "
                              "--max-seconds; the report records both runs")
     parser.add_argument("--max-factor", type=float, default=10.0, metavar="F",
                         help="with --until-decided: the most times the budget a deciding run may "

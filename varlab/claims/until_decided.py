@@ -27,9 +27,9 @@ __all__ = ["UntilDecided", "pilot_summary"]
 class UntilDecided:
     """How far a deciding run may go.
 
-    ``margin``: the deciding run gets ``margin`` times the budget the pilot advises (the advice is
-    an estimate from the pilot's own noisy numbers; with margin 2 a departure the pilot measured
-    right is decided with standard errors 1/sqrt(2) of the advised ones); ``max_factor``: the
+    ``margin``: the deciding run gets ``margin`` times the budget the pilot advises (the advice
+    already carries ``varlab.testing.decision.MARGIN``: at it, a departure the pilot measured
+    right is decided with probability at least 97.7%; a margin above 1 buys more); ``max_factor``: the
     most times the pilot's budget a deciding run may have (a claim advised more is left
     inconclusive, saying so); ``max_seconds``: the most seconds a deciding run may be expected to
     take (the pilot's seconds times the factor; None: no cap).
@@ -39,8 +39,8 @@ class UntilDecided:
     >>> from varlab.claims import UntilDecided
     >>> policy = UntilDecided(max_factor=10)
     >>> policy.factor(budget_factor=3.2, pilot_seconds=1.0)
-    (7, '')
-    >>> policy.factor(budget_factor=6.0, pilot_seconds=1.0)       # 12x capped at 10x
+    (4, '')
+    >>> UntilDecided(margin=2).factor(budget_factor=6.0, pilot_seconds=1.0)   # 12x capped at 10x
     (10, '')
     >>> policy.factor(budget_factor=40.0, pilot_seconds=1.0)[1]
     'about 40x the budget would decide it, beyond the cap of 10x'
@@ -48,7 +48,7 @@ class UntilDecided:
 
     max_factor: float = 10.0
     max_seconds: float | None = None
-    margin: float = 2.0
+    margin: float = 1.0
 
     def __post_init__(self):
         if not (self.max_factor >= 2 and self.margin >= 1):

@@ -24,6 +24,7 @@ from ..claims.budget import Budget
 from ..claims.kinds import Agreement
 from ..claims.sources import Simulation, model_label
 from ..claims.theories import name_of
+from .auto import until_decided
 from .outcomes import CONFIRMED
 from .verdict import Verdict
 
@@ -41,9 +42,9 @@ def user_simulation(model, label: str, *, k, random_state, product: bool, grid: 
                       product, random_state=_random.seed_sequence(random_state))
 
 
-def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
+def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int | str,
                     random_state, tolerance: float, relative: bool = True, product: bool = False,
-                    **grid) -> Verdict:
+                    max_repetitions: int = 1_000_000, **grid) -> Verdict:
     """Check that ``statistic`` of ``model``'s k-sample estimator equals ``theory`` over a grid.
 
     Parameters
@@ -53,13 +54,17 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
     theory : Formula or callable
         ``theory(k, **point)``; see the module docstring.
     statistic : "mean", "variance" or "mse"
-    k, n_repetitions, random_state : as for ``varlab.mc.simulate``.
+    k, n_repetitions, random_state : as for ``varlab.mc.simulate``; ``n_repetitions="auto"``
+        runs a pilot and, where it is inconclusive, one deciding run with a fresh seed at the
+        repetitions it advises (``varlab.testing.auto``; ``Verdict.pilot`` keeps the pilot).
     tolerance : float > 0
         The departure the statement cares about: a fraction of |theory| if ``relative`` (then the
         theory must be nonzero everywhere), else in the statistic's units.
     product : bool
         Simulate every combination of the parameters' values (``product_grid``) instead of
         broadcasting them.
+    max_repetitions : int
+        With ``n_repetitions="auto"``, the most repetitions the deciding run may have.
     **grid
         The model's declared parameters (and, with a model name, its options).
 
@@ -79,15 +84,18 @@ def check_agreement(model, theory, *, statistic: str, k, n_repetitions: int,
     ('confirmed', 0.044, 4.502)
     """
     tolerance = float(_validate.positive(tolerance, "tolerance"))
-    source = user_simulation(model, statistic, k=k, random_state=random_state, product=product,
-                             grid=grid)
     units = "relative" if relative else "absolute"
     statement = (f"the {statistic} of {model_label(model)} equals {name_of(theory)} "
                  f"(within {units} tolerance {tolerance:g})")
-    check = Agreement(id="", source="", statement=statement, registered=False, model=source,
-                      theory=theory, statistic=statistic, k=source.k, tolerance=tolerance,
-                      relative=relative)
-    return check.run(Budget("", n_repetitions))
+
+    def run_at(repetitions: int, seed) -> Verdict:
+        source = user_simulation(model, statistic, k=k, random_state=seed, product=product, grid=grid)
+        check = Agreement(id="", source="", statement=statement, registered=False, model=source,
+                          theory=theory, statistic=statistic, k=source.k, tolerance=tolerance,
+                          relative=relative)
+        return check.run(Budget("", repetitions))
+
+    return until_decided(run_at, n_repetitions, random_state, max_repetitions=max_repetitions)
 
 
 def assert_agreement(model, theory, *, exact: bool = False, **arguments) -> Verdict:

@@ -17,19 +17,22 @@ from ..claims.budget import Budget
 from ..claims.kinds import Ordering
 from ..claims.sources import model_label
 from .agreement import user_simulation
+from .auto import until_decided
 from .outcomes import CONFIRMED
 from .verdict import Verdict
 
 __all__ = ["check_ordering", "assert_ordering"]
 
 
-def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
-                   random_state, effect_size: float, product: bool = False, **grid) -> Verdict:
+def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int | str,
+                   random_state, effect_size: float, product: bool = False,
+                   max_repetitions: int = 1_000_000, **grid) -> Verdict:
     """Check that ``statistic`` of ``model_a`` is below that of ``model_b`` at every point and k.
 
     Parameters are those of :func:`varlab.testing.check_agreement`, with two models (each a
     registered name or a Model instance, both declaring the grid's parameters) and
-    ``effect_size`` (> 0, in the statistic's units) in place of the theory and tolerance. The
+    ``effect_size`` (> 0, in the statistic's units) in place of the theory and tolerance
+    (``n_repetitions="auto"`` and ``max_repetitions`` as there). The
     verdict's rows name A and B by their models (with "(A)", "(B)" for one model twice).
 
     Examples
@@ -43,18 +46,22 @@ def check_ordering(model_a, model_b, *, statistic: str, k, n_repetitions: int,
     variance (A = rff, B = rff_no_phase): rff - rff_no_phase = +0.533 at rho = 0.5, gamma = 1, k = 1: beyond the effect size 0.1 by 73.3 SE
     """
     effect_size = float(_validate.positive(effect_size, "effect_size"))
-    seed_a, seed_b = _random.spawn(random_state, 2)
-    common = dict(k=k, product=product, grid=grid)
-    lower = user_simulation(model_a, "A", random_state=seed_a, **common)
-    upper = user_simulation(model_b, "B", random_state=seed_b, **common)
     a, b = model_label(model_a), model_label(model_b)
     names = (a, b) if a != b else (f"{a} (A)", f"{b} (B)")
     statement = (f"the {statistic} of A = {a} is below that of B = {b} "
                  f"(effect size {effect_size:g})")
-    check = Ordering(id="", source="", statement=statement, registered=False, lower=lower,
-                     upper=upper, statistic=statistic, k=lower.k, effect_size=effect_size,
-                     names=names)
-    return check.run(Budget("", n_repetitions))
+
+    def run_at(repetitions: int, seed) -> Verdict:
+        seed_a, seed_b = _random.spawn(seed, 2)
+        common = dict(k=k, product=product, grid=grid)
+        lower = user_simulation(model_a, "A", random_state=seed_a, **common)
+        upper = user_simulation(model_b, "B", random_state=seed_b, **common)
+        check = Ordering(id="", source="", statement=statement, registered=False, lower=lower,
+                         upper=upper, statistic=statistic, k=lower.k, effect_size=effect_size,
+                         names=names)
+        return check.run(Budget("", repetitions))
+
+    return until_decided(run_at, n_repetitions, random_state, max_repetitions=max_repetitions)
 
 
 def assert_ordering(model_a, model_b, **arguments) -> Verdict:
