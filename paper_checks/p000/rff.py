@@ -262,7 +262,9 @@ Agreement(
               "estimated with varlab's first-order control variate, equals c2/k^2 within "
               f"{C2_TOLERANCE:.0%} (relative) at k = {', '.join(map(str, SECOND_ORDER_K))} on the "
               f"{len(SECOND_ORDER_PANELS)} Fig. 2 panels where c2 >= {SECOND_ORDER_SIZE:g} V_n.",
-    note="The O(1/k^3) remainder is part of the tested difference (at k = 10 it was 2-9% of c2/k^2 at k = 50); "
+    note="The O(1/k^3) remainder is part of the tested difference (extrapolated as k^-3 from the full-budget MSE "
+         "at k = 10: 2.3% to 8.9% of c2/k^2 at k = 50); "
          f"{SECOND_ORDER_REPETITION_FACTOR}x the budget's repetitions. The panels with c2 = 0.145 V_n (rho = 0, "
-         "gamma = 1 and rho = 0.9, gamma = 10) need about 3e6 repetitions; panel (0.5, 10), c2 = 4e-5 V_n, is left out.",
+         "gamma = 1 and rho = 0.9, gamma = 10) resolve c2/k^2 to 25% at about 5e6 repetitions of this simulation (5x the full budget's 1e6; the "
+         "others at 2e5, the quick budget's); panel (0.5, 10), c2 = 4e-5 V_n, is left out.",
     model=SECOND_ORDER_NRFF, theory=second_order_term, statistic="mean", tolerance=C2_TOLERANCE)
