@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from test_reports import verdict_of
-from varlab import claims
+from varlab import claims, mc
 from varlab.claims import CONFIRMED, CONTRADICTED, Z_MAX, ClaimRun, Measured
 from varlab.theory import nrff, rff
 
@@ -142,6 +142,14 @@ def test_the_control_variate_has_mean_vn_over_k():
         squared = (term - term.mean()) ** 2
         variance, error = squared.mean(), squared.std() / np.sqrt(x.size)
         assert abs(variance - nrff.asymptotic_variance(rho=rho, gamma=gamma)) < Z_MAX * error
+
+
+def test_the_control_variate_simulation_does_not_depend_on_n_jobs():
+    rho, gamma = p000_rff.points(p000_rff.SECOND_ORDER_PANELS[:2])
+    runs = [mc.simulate(p000_rff.NRFFSecondOrderModel(), k=[50], rho=rho, gamma=gamma, n_repetitions=2_000,
+                        random_state=1, n_jobs=n_jobs, progress=False) for n_jobs in (1, 2)]
+    np.testing.assert_array_equal(runs[0].mean, runs[1].mean)
+    np.testing.assert_array_equal(runs[0].se_mean, runs[1].se_mean)
 
 
 def test_second_order_claim_is_an_agreement_on_resolvable_panels():
