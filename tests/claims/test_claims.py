@@ -196,7 +196,7 @@ def test_beyond_model_summary_leads_with_what_it_tests():
 
 @pytest.mark.slow
 def test_true_claims_stay_confirmed_at_25x_the_test_budget():
-    """The budget-independence promise on a few cases (about 3 minutes): the second-order NRFF claim is not
+    """The budget-independence promise on a few cases (about 90 s): the second-order NRFF claim is not
     contradicted at 25x the test budget while the same simulation contradicts c2 with the wrong sign;
     the RFF/no-phase means and 001's fRBF stay confirmed."""
     from paper_checks.p000 import rff as p000_rff
