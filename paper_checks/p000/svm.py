@@ -227,20 +227,33 @@ def svm_units(slice_: TableSlice, scaling=None):
                 yield dict(base, method="rbf", gamma=gamma, C=C)
 
 
-def run_svm_unit(unit: dict) -> dict:
-    """Train and test one unit (see the module notes for the three methods)."""
+def _model_and_data(unit: dict):
+    """The unit's estimator and its (train X, train y, test X, test y) (see the module notes)."""
     from sklearn.svm import SVC
 
     data = prepared(unit["dataset"], unit["train_cap"], unit["test_cap"], unit.get("scaling"))
     if unit["method"] == "linear":
-        return _fit_score(linear_svc(unit["C"]), data.X_train, data.y_train, data.X_test, data.y_test)
+        return linear_svc(unit["C"]), (data.X_train, data.y_train, data.X_test, data.y_test)
     if unit["method"] == "rbf":
         model = SVC(C=unit["C"], kernel="rbf", gamma=unit["gamma"] / 2.0, cache_size=500)
-        return _fit_score(model, data.X_train, data.y_train, data.X_test, data.y_test)
+        return model, (data.X_train, data.y_train, data.X_test, data.y_test)
     if unit["method"] == "gmm":
         train, test = _gmm_grams(unit["dataset"], unit["train_cap"], unit["test_cap"], unit.get("scaling"))
-        return _fit_score(SVC(C=unit["C"], kernel="precomputed"), train, data.y_train, test, data.y_test)
+        return SVC(C=unit["C"], kernel="precomputed"), (train, data.y_train, test, data.y_test)
     raise ValueError(f"method must be 'linear', 'rbf' or 'gmm', got {unit['method']!r}")
+
+
+def run_svm_unit(unit: dict) -> dict:
+    """Train and test one unit (see the module notes for the three methods)."""
+    model, data = _model_and_data(unit)
+    return _fit_score(model, *data)
+
+
+def correct_test_rows(unit: dict) -> np.ndarray:
+    """Per test row of the unit's split: 100 where its model, refitted, classifies the row right, else 0
+    (the mean is the unit's accuracy in %)."""
+    model, (X_train, y_train, X_test, y_test) = _model_and_data(unit)
+    return 100.0 * (model.fit(X_train, y_train).predict(X_test) == y_test)
 
 
 @functools.lru_cache(maxsize=None)
@@ -353,12 +366,27 @@ def write_table(rows, path, *, slice_: TableSlice, records=(), scaling=None) -> 
 EFFECT_SIZE = 1.0
 
 
+def paper_gmm_wins() -> tuple:
+    """The shipped sets on which the paper's Tables 1-2 print GMM above the best-tuned RBF."""
+    return tuple(name for name, row in PAPER_TABLE.items() if row[8] > row[6])
+
+
+#: the fields of a unit's record that identify it (the rest are its results)
+UNIT_FIELDS = ("dataset", "method", "gamma", "C", "train_cap", "test_cap", "scaling", "protocol")
+
+
 def gmm_rbf_trials(run, scaling=None) -> dict:
-    """{slice label: (RBF, GMM) best test accuracies (%), one per dataset of the budget's slice}:
-    the datasets are the trials of the Paired claim (paired by set)."""
-    rows = table_rows(svm_records(run.budget, scaling=scaling))
-    return {f"slice {slice_name(run.budget)}": (np.array([r["rbf"] for r in rows]),
-                                                np.array([r["gmm"] for r in rows]))}
+    """{dataset: (RBF, GMM) per test row, 100 if right else 0}, for each set of the budget's slice on which
+    the paper's tables print GMM above RBF: the best units of each method (their records) refitted and the
+    test rows paired (the trials of the Paired claim)."""
+    best = best_results(svm_records(run.budget, scaling=scaling))
+    cells = {}
+    for name in dict.fromkeys(dataset for dataset, _ in best):
+        if name in paper_gmm_wins():
+            rbf, gmm = ({key: best[(name, method)][key] for key in UNIT_FIELDS if key in best[(name, method)]}
+                        for method in ("rbf", "gmm"))
+            cells[name] = (correct_test_rows(rbf), correct_test_rows(gmm))
+    return cells
 
 
 def _gmm_rbf_trials_scaled(run) -> dict:
@@ -367,15 +395,17 @@ def _gmm_rbf_trials_scaled(run) -> dict:
 
 _GMM_BEATS_RBF_QUOTE = ("For more than half of the datasets, the GMM kernel (which has no tuning parameter) "
                         "outperforms the best-tuned RBF kernel.")
-_GMM_BEATS_RBF = ("Over the shipped sets of Tables 1-2 (the budget's slice), the GMM kernel SVM at its best C "
-                  "is more accurate than the RBF kernel SVM at its best (gamma, C): the mean of GMM - RBF "
-                  f"over the sets, paired by set, exceeds 0 (t quantile of sets - 1 df), resolved to "
+_GMM_BEATS_RBF = ("On each shipped set of Tables 1-2 where the paper's tables print GMM above RBF (all but letter; "
+                  "those of the budget's slice), the GMM kernel SVM at its best C is more accurate than the RBF "
+                  "kernel SVM at its best (gamma, C): the mean over the set's test rows of GMM right - RBF right "
+                  "(paired by row, t quantile of rows - 1 df) exceeds 0, resolved to "
                   f"{EFFECT_SIZE:g} accuracy point")
-_GMM_BEATS_RBF_NOTE = ("The paper counts the sets GMM wins (more than half); varlab tests the mean margin over "
-                       "the sets (a majority of wins is not a significance test); the per-set accuracies and wins are in "
-                       f"the Tables 1-2 table of simulations/p000_experiments.py (svm.write_table). Effect size {EFFECT_SIZE:g} accuracy point: below it "
-                       "two kernels are comparable.")
-_GMM_BEATS_RBF_KIND = dict(effect_size=EFFECT_SIZE, quantity="best test accuracy (%), mean over the datasets",
+_GMM_BEATS_RBF_NOTE = ("The paper's 'more than half of the datasets' summarises its tables, which print GMM above RBF "
+                       "on 6 of these 7 sets: each such set's comparison is tested, with its test rows as trials (so a "
+                       "set is decided by its own test size: vowel's 264 rows resolve only a few points); like the "
+                       "paper, each method is tuned on the test rows. Effect size "
+                       f"{EFFECT_SIZE:g} accuracy point: below it two kernels are comparable.")
+_GMM_BEATS_RBF_KIND = dict(effect_size=EFFECT_SIZE, quantity="test accuracy (%) of the best units, per test row",
                            names=("RBF", "GMM"))
 
 Paired(id="000.tables12.gmm_beats_rbf", source="000, §4 and Tables 1-2", quote=_GMM_BEATS_RBF_QUOTE,

@@ -46,8 +46,8 @@ EXPENSIVE |= {"000.fig2.substantial"}
 #: at the quick budget in make test on the project's 2-core machine): each is compared record for
 #: record at the test budget in make test (tests/claims/test_claims.py against tests/reports): the same
 #: check, seeded the same way, at 4,000 repetitions instead of 20,000
-SLOW_AT_QUICK = {"varlab.000.thm4.bias": "7.8 s", "000.eq13.zero_bit": "4.4 s", "000.thm2.eq18": "3.3 s",
-                 "000.thm1": "2.2 s"}
+SLOW_AT_QUICK = {"varlab.000.thm4.bias": "7.8 s", "000.eq13.zero_bit": "18 s", "000.thm4.region": "10.5 s",
+                 "000.thm2.eq18": "3.3 s", "000.thm1": "2.2 s"}
 
 
 #: the claims of 002-004 are compared record for record at the test budget by
