@@ -230,26 +230,37 @@ SUBSTANTIAL_POINTS = svm.EFFECT_SIZE
 
 
 def linear_trials(run) -> dict:
-    """{method: (linear + SUBSTANTIAL_POINTS, method) best test accuracies (%), one per dataset of the
-    budget's slice} for GMM and RBF: the sets are the trials (paired by set)."""
-    rows = svm.table_rows(svm.svm_records(run.budget))
-    linear = np.array([r["linear"] for r in rows]) + SUBSTANTIAL_POINTS
-    return {method.upper(): (linear, np.array([r[method] for r in rows])) for method in ("gmm", "rbf")}
+    """{"<dataset>, <kernel>": (linear + SUBSTANTIAL_POINTS, kernel) per test row, 100 if right else 0}
+    for GMM and RBF on each set of the budget's slice: each method's best unit (its record) refitted
+    and the test rows paired (the trials of the Paired claim; as ``svm.gmm_rbf_trials``)."""
+    best = svm.best_results(svm.svm_records(run.budget))
+    cells = {}
+    for name in dict.fromkeys(dataset for dataset, _ in best):
+        linear = svm.correct_test_rows(_unit(best[(name, "linear")])) + SUBSTANTIAL_POINTS
+        for method in ("gmm", "rbf"):
+            cells[f"{name}, {method.upper()}"] = (linear, svm.correct_test_rows(_unit(best[(name, method)])))
+    return cells
+
+
+def _unit(record: dict) -> dict:
+    """The fields of a stored unit's record that identify it (its results left out)."""
+    return {key: record[key] for key in svm.UNIT_FIELDS if key in record}
 
 
 Paired(
     id="000.tables12.kernels_beat_linear", source="000, Tables 1-2 and Figs. 5-8 (captions)",
     quote="Both the GMM kernel and RBF kernel substantially improve linear SVM.",
-    statement=f"Over the shipped sets of Tables 1-2 (the budget's slice), the GMM kernel SVM at its best C and the "
-              f"RBF kernel SVM at its best (gamma, C) are each more accurate than the linear SVM at its best C by "
-              f"more than {SUBSTANTIAL_POINTS:g} accuracy point: for each kernel, the mean of kernel - linear - "
-              f"{SUBSTANTIAL_POINTS:g} over the sets, paired by set, exceeds 0 (t quantile of sets - 1 df), resolved "
-              f"to {svm.EFFECT_SIZE:g} point; shipped feature values, rows scaled to unit l2 norm.",
-    note=f"'Substantially' read as more than {SUBSTANTIAL_POINTS:g} point on average over the sets, not on each set "
-         "(the per-set accuracies are in the Tables 1-2 table of simulations/p000_experiments.py); the paper's "
-         "words caption Figs. 5-8, whose sets varlab ships only in part.",
+    statement=f"On each shipped set of Tables 1-2 (those of the budget's slice), the GMM kernel SVM at its best C "
+              f"and the RBF kernel SVM at its best (gamma, C) are each more accurate than the linear SVM at its best "
+              f"C by more than {SUBSTANTIAL_POINTS:g} accuracy point: per set and kernel, the mean over the test rows "
+              f"of kernel right - linear right - {SUBSTANTIAL_POINTS:g} (paired by row, t quantile of rows - 1 df) "
+              f"exceeds 0, resolved to {svm.EFFECT_SIZE:g} point; shipped feature values, rows scaled to unit l2 norm.",
+    note=f"'Substantially' read as more than {SUBSTANTIAL_POINTS:g} accuracy point on each set, the sets' test rows "
+         "as trials (so each set is decided by its own test size; vowel's 264 rows resolve only a few points); like "
+         "the paper, each method is tuned on the test rows. The paper's words caption Figs. 5-8, whose sets varlab "
+         "ships only in part; the per-set accuracies are in the Tables 1-2 table of simulations/p000_experiments.py.",
     trials=linear_trials, effect_size=svm.EFFECT_SIZE,
-    quantity=f"best test accuracy (%), mean over the datasets (A: linear + {SUBSTANTIAL_POINTS:g})",
+    quantity="test accuracy (%) of the best units, per test row",
     names=(f"(linear + {SUBSTANTIAL_POINTS:g})", "kernel"))
 
 # --- §5 (and 001 §4): GCWS hashing against linear SVM, and b = 4 against b = 8 ---------------

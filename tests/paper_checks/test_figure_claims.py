@@ -73,12 +73,15 @@ def test_bivariate_t_coordinates_have_the_shape_correlation():
     assert np.mean(np.abs(x - y)) / np.mean(np.abs(x) + np.abs(y)) == pytest.approx(0.5, abs=0.005)  # sqrt((1-rho)/2)
 
 
-def test_linear_claim_pairs_each_kernel_with_the_linear_column_plus_one_point():
+def test_linear_claim_pairs_each_kernel_with_the_linear_rows_plus_one_point_per_set():
     cells = p000.linear_trials(claims.ClaimRun(_claim("000.tables12.kernels_beat_linear"), BUDGETS["test"]))
-    rows = svm.table_rows(svm.svm_records(BUDGETS["test"]))
-    assert set(cells) == {"GMM", "RBF"}
-    np.testing.assert_array_equal(cells["GMM"][0], [r["linear"] + 1.0 for r in rows])
-    np.testing.assert_array_equal(cells["RBF"][1], [r["rbf"] for r in rows])
+    rows = {r["dataset"]: r for r in svm.table_rows(svm.svm_records(BUDGETS["test"]))}
+    assert set(cells) == {f"{name}, {kernel}" for name in rows for kernel in ("GMM", "RBF")}
+    for name, row in rows.items():
+        linear, gmm = cells[f"{name}, GMM"]
+        assert linear.mean() == pytest.approx(row["linear"] + 1.0, abs=1e-9)   # the refit is the stored unit
+        assert gmm.mean() == pytest.approx(row["gmm"], abs=1e-9)
+        assert cells[f"{name}, RBF"][1].mean() == pytest.approx(row["rbf"], abs=1e-9)
 
 
 def test_frbf_and_fig1_left_identities_fail_on_a_curve_that_does_not_hold(monkeypatch):
