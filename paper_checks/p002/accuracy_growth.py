@@ -1,6 +1,6 @@
 """Fig. 3 of paper 002 (§5.3): LinearSVC test accuracy on AsK-RFF's concatenated map ("Asy", as
 in Table 1: ``classification``) against the number of frequencies M = d 2^l, with the linear
-classifier on the raw data as the reference (the figure's dashed line); masses by Eq. (12) on
+classifier on the raw data as the reference (the figure's dashed line), which claims 002.fig3.growth and 002.fig3.above_linear read; masses by Eq. (12) on
 N_s = 50 training points (Algorithm 2), r = 2/d 1, sigma = 2, beta = 0.5 pi/d 1, C by stratified
 CV. Data: spambase and letter (``varlab.datasets``, min-max scaled); ijcnn1 and cod-RNA are not
 shipped offline.
@@ -18,6 +18,7 @@ from threadpoolctl import threadpool_limits
 
 from varlab.claims import run_units, store_for
 from varlab.features import AsKRFF
+from varlab.plotting import figure, finish_axes, legend_below, plt
 from varlab.seeding import derive_seed
 
 from .classification import _accuracy
@@ -79,3 +80,33 @@ def fig3_results(budget) -> dict:
                      **{kernel: np.array([[r[f"{kernel}/{level}"] for level in grid] for r in runs])
                         for kernel in KERNELS}}
     return out
+
+
+_COLOURS = {"shift_gaussian": "C0", "sinh_gaussian": "C1", "cosh_gaussian": "C2"}
+
+
+@figure("002_fig3", source="002 Figure 3 (accuracy panels; spambase, letter): LinearSVC accuracy vs M, linear "
+                           "classifier dashed (sampling times: benchmarks)",
+        repetitions=lambda budget: f"{settings(budget.name)[0]} trials")
+def figure3(budget):
+    """LinearSVC test accuracy (%) on AsK-RFF's concatenated map against log2(M/d) (mean ± sd over
+    the trials of claims 002.fig3.growth and 002.fig3.above_linear), one panel per data set; the
+    linear classifier's mean dashed."""
+    results = fig3_results(budget)
+    fig, axes = plt.subplots(1, len(DATASETS), figsize=(5.5 * len(DATASETS), 4))
+    for ax, name in zip(axes, DATASETS):
+        cell = results[name]
+        grid = np.asarray(cell["grid"], dtype=float)
+        for index, (kernel, colour) in enumerate(_COLOURS.items()):
+            values = cell[kernel]
+            ax.errorbar(grid + 0.05 * (index - 1), values.mean(0), yerr=values.std(0, ddof=1), fmt="o-",
+                        color=colour, capsize=3, label=kernel)
+        ax.axhline(cell["Linear"].mean(), color="k", ls="--", lw=1, label="linear classifier")
+        ax.axvline(0.0, color="grey", ls=":", lw=1)
+        ax.set(xlabel="log2(M/d)", ylabel="test accuracy (%)", title=name)
+        finish_axes(ax, legend_size=0)
+    trials, rows, _, log2_c, folds = settings(budget.name)
+    fig.suptitle(f"002 Fig. 3: LinearSVC accuracy vs M (mean ± sd over {trials} trials; {rows} training rows, "
+                 f"{len(log2_c)} C values, {folds}-fold CV; dotted: M = d)")
+    legend_below(fig, axes[0], ncol=4, fontsize=9)
+    return fig
