@@ -10,17 +10,17 @@ Methods: the feature maps of ``experiments._regression_features`` (GRFF's real l
 columns: the slides' psi with the i dropped, as in the regression tables; Random Maclaurin and
 TensorSketch with 4s columns for the polynomial kernel, which RM and TS need as a dot-product
 kernel); SRF and DIGMM are out of scope. Classifier: scikit-learn's LinearSVC (LIBLINEAR), C by
-stratified CV (``paper_checks.p002.classification._accuracy``); the slides name neither the
-solver nor C. Claim 004.fig3 and the figure read the same trials.
+stratified CV (as paper 002's Table 1); the slides name neither the solver nor C. Claim 004.fig3 and the figure read the same trials.
 """
 from __future__ import annotations
 
 import functools
 
 import numpy as np
+from sklearn.model_selection import GridSearchCV
+from sklearn.svm import LinearSVC
 from threadpoolctl import threadpool_limits
 
-from paper_checks.p002.classification import _accuracy
 from varlab import datasets
 from varlab.claims import run_units, store_for
 from varlab.plotting import figure, finish_axes, plt
@@ -44,6 +44,13 @@ def settings(budget_name: str) -> tuple:
     return SETTINGS.get(budget_name, SETTINGS["quick"])
 
 
+def accuracy(F_train, y_train, F_test, y_test, log2_c, folds) -> float:
+    """Test accuracy (%) of LinearSVC in the primal, C picked from 2^log2_c by stratified ``folds``-fold
+    CV (unshuffled: the same splits for every C and method)."""
+    search = GridSearchCV(LinearSVC(dual=False, max_iter=2000), {"C": list(2.0 ** np.asarray(log2_c))}, cv=folds)
+    return 100.0 * search.fit(F_train, y_train).score(F_test, y_test)
+
+
 @functools.lru_cache(maxsize=None)
 def _unit_norm_split(name):
     data = datasets.load(name)
@@ -60,13 +67,13 @@ def run_trial(unit: dict) -> dict:
     rng = np.random.default_rng(derive_seed(unit["random_state"], f"004.fig3-{name}", trial))
     keep = np.sort(rng.choice(X_train.shape[0], size=min(rows, X_train.shape[0]), replace=False))
     Xt, yt = X_train[keep], y_train[keep]
-    accuracy = {}
+    scores = {}
     for method in METHODS[kname]:
         for s in E.sizes(Xt.shape[1], factors):
             seed = E._seed(unit["random_state"], "004.fig3", kname, name, method, s, trial)
             transform = E._regression_features(E.KERNELS[kname], method, s, Xt, seed)
-            accuracy[f"{method}/{s}"] = _accuracy(transform(Xt), yt, transform(X_test), y_test, log2_c, folds, 1)
-    return accuracy
+            scores[f"{method}/{s}"] = accuracy(transform(Xt), yt, transform(X_test), y_test, log2_c, folds)
+    return scores
 
 
 @functools.lru_cache(maxsize=None)
