@@ -32,6 +32,12 @@ SLOW = {"varlab.002.cor5": "nested quadratures of the Jordan parts (budget-indep
         "varlab.004.table2.theory": "varlab's exact polynomial-kernel variances in 24 cells, about 2 s "
                                     "each: 55 s to 105 s measured",
         "002.table1": "LinearSVC with C by cross-validation on spambase and letter, 20 s to 50 s measured",
+        **dict.fromkeys(("002.table1.baselines", "002.table1.letter_gain"),
+                        "Table 1's trials (claim 002.table1's, shared), 40 s measured at the test budget"),
+        **dict.fromkeys(("002.fig3.growth", "002.fig3.above_linear"),
+                        "Fig. 3's LinearSVC trials (shared by the two), 46 s measured"),
+        "004.fig3": "Fig. 3's LinearSVC trials on letter and optdigits, 30 s measured",
+        "004.related_work.unbiased": "1000 TensorSketch maps per degree and 40000 RM columns, 9 s measured",
         "002.sec5.3": "5 paired trials of 1024-frequency Grams on 300 points for three kernels, 25 s",
         "004.polynomial.unbiased": "three polynomial-sphere models at three d, 15 s measured under load",
         "004.polynomial.finite_measure": "the truncated masses' growth and a cutoff sampler, 13 s",
