@@ -73,7 +73,10 @@ def _theory(figure_id, ax, line):
 
 
 def _orf_ratio_line(title, label):
-    """beyond's Var(ORF)/Var(iid) lines: stationary.orf_variance with k = d over the i.i.d. V/k."""
+    """beyond's Var(ORF)/Var(iid) lines: stationary.orf_variance with k = d over the i.i.d. V/k,
+    1 + (d - 1) C / V, C at the figure's quadrature nodes (test_beyond_figures.py: against
+    orf_variance itself)."""
+    from paper_checks.beyond.figures import NODES
     from varlab.theory import stationary
 
     match = re.fullmatch(r"d = (\d+)", label)
@@ -83,7 +86,8 @@ def _orf_ratio_line(title, label):
     from varlab.theory import stationary_kernels
 
     kernel = {k.label: name for name, k in stationary_kernels(radial=True).items()}[title]
-    return lambda r: stationary.orf_variance(kernel, d, r, d) / (stationary.paired_variance(kernel, r) / d)
+    return lambda r: 1.0 + (d - 1) * (stationary.radial_pair_covariance(kernel, d, r, nodes=NODES)
+                                      / stationary.paired_variance(kernel, r))
 
 
 def _fig1_mass(kernel, part):
