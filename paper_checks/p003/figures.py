@@ -56,8 +56,8 @@ def _with_bars(ax, x, mean, se, sampler, repetitions) -> bool:
     se = np.asarray(se, dtype=float)
     bars = np.isfinite(se) & np.isfinite(mean) & (repetitions >= MIN_BAR_REPETITIONS)
     x = np.asarray(x, dtype=float) * (1 + DODGE * (list(STYLE).index(sampler) - 3))
-    ax.errorbar(x, mean, yerr=np.where(bars, se, 0.0) if bars.any() else None, ms=4,
-                elinewidth=0.9, capsize=2.5, label=sampler, **STYLE[sampler])
+    ax.errorbar(x, mean, yerr=np.where(bars, se, 0.0) if bars.any() else None, elinewidth=0.9, capsize=2.5,
+                label=sampler, **{"ms": 4, **STYLE[sampler]})
     return bool(bars.any())
 
 
