@@ -18,7 +18,7 @@ from varlab.theory import polynomial, signed
 
 BUDGET = Budget("figure-test", 200)
 #: the figure built from claim 002.table1's experiment (slow there too) and the ORF quadrature figure: `make test-slow`
-SLOW = {"002_table1", "beyond_orf_ratio"}   # beyond: 36 s of quadrature, built and checked twice
+SLOW = {"002_table1", "beyond_orf_ratio"}   # beyond: 35 CPU s of quadrature (1800 points), built and checked twice
 FIGURES = plotting.figures()
 
 
