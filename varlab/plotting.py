@@ -14,6 +14,7 @@ cached simulation (``varlab.claims.simulate_for``), so ``varlab reproduce`` simu
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -27,7 +28,7 @@ import matplotlib.figure  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 __all__ = ["Figure", "figure", "figures", "get_figure", "plt", "finish_axes", "subplots", "legend_below",
-           "TableFigure", "table_figure", "markdown_table", "DPI", "FORMATS", "write_figures", "read_index"]
+           "TableFigure", "table_figure", "markdown_table", "plain_text", "DPI", "FORMATS", "write_figures", "read_index"]
 
 
 @dataclass(frozen=True)
@@ -64,7 +65,8 @@ class Figure:
 
     @property
     def caption(self) -> str:
-        return " ".join((self.build.__doc__ or "").strip().split("\n\n")[0].split())
+        """The docstring's first paragraph on one line, as plain text (:func:`plain_text`)."""
+        return plain_text(" ".join((self.build.__doc__ or "").strip().split("\n\n")[0].split()))
 
     def per_point(self, budget) -> str:
         """The budget behind each point: the recipe's ``repetitions(budget)`` (a count of
@@ -76,6 +78,25 @@ class Figure:
 
 
 _FIGURES: dict[str, Figure] = {}
+
+#: a Sphinx cross-reference role: ``:func:`name```, ``:data:`~module.NAME```, ``:py:meth:`text <target>```
+_ROLE = re.compile(r":(?:[a-z]+:)?[a-z]+:`~?([^`<]*?)\s*(?:<[^`]*>)?`")
+
+
+def plain_text(text: str) -> str:
+    """``text`` with its Sphinx roles written as their plain names (a caption is read in
+    figures/README.md and on the docs' paper pages, where no role is rendered).
+
+    Examples
+    --------
+    >>> from varlab.plotting import plain_text
+    >>> plain_text(":func:`accuracy_vs_k` on scaled features (:data:`~.hashing_units.SCALED_SLICES`)")
+    'accuracy_vs_k on scaled features (SCALED_SLICES)'
+    >>> plain_text("see :py:meth:`the fit <varlab.RFF.fit>`")
+    'see the fit'
+    """
+    return _ROLE.sub(lambda match: match.group(1).rsplit(".", 1)[-1] if not match.group(1).count(" ")
+                     else match.group(1), text)
 
 
 def figure(figure_id: str, *, source: str, simulates: bool = True, repetitions: Callable | None = None):

@@ -19,13 +19,25 @@ FIGURE4_FINITE_K = (10, 100)
 FIGURE4_FINITE_GAMMAS = (1.0, 5.0)
 
 
+#: the line styles that, with a colour of a sequential map, tell neighbouring gamma lines apart
+GAMMA_LINESTYLES = ("-", "--", "-.", ":")
+
+
+def gamma_styles(gammas) -> list[dict]:
+    """Line properties for increasing ``gammas``: colours of viridis, evenly spread (its pale
+    yellow end left out), and alternating line styles, so that neighbours differ in both."""
+    colours = plt.cm.viridis(np.linspace(0.0, 0.85, len(gammas)))
+    return [dict(color=colour, ls=GAMMA_LINESTYLES[i % len(GAMMA_LINESTYLES)], lw=1.6)
+            for i, colour in enumerate(colours)]
+
+
 @figure("000_fig1", source="000 Figure 1 (V_n/V, Thm 3)", simulates=False)
 def figure1(budget):
     """V_n / V (Thm 3) against rho for several gamma."""
     rho = np.linspace(-1, 1, 801)
     fig, ax = plt.subplots(figsize=(5, 4))
-    for gamma in FIGURE1_GAMMAS:
-        ax.plot(rho, nrff.variance_ratio(rho=rho, gamma=gamma), label=f"gamma = {gamma:g}")
+    for gamma, style in zip(FIGURE1_GAMMAS, gamma_styles(FIGURE1_GAMMAS)):
+        ax.plot(rho, nrff.variance_ratio(rho=rho, gamma=gamma), label=f"gamma = {gamma:g}", **style)
     ax.set(xlabel="rho", ylabel="V_n / V", title="000 Fig. 1: NRFF / RFF variance ratio",
            ylim=(0, 1.02))
     finish_axes(ax, which="major")
@@ -89,8 +101,8 @@ def figure4(budget):
     variances (right): NRFF's simulated by the engine, GCWS's exact binomial one."""
     rho = np.linspace(-0.99, 0.999, 800)
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for gamma in FIGURE4_GAMMAS:
-        left.semilogy(rho, gcws.variance_ratio(rho=rho, gamma=gamma), label=f"gamma = {gamma:g}")
+    for gamma, style in zip(FIGURE4_GAMMAS, gamma_styles(FIGURE4_GAMMAS)):
+        left.semilogy(rho, gcws.variance_ratio(rho=rho, gamma=gamma), label=f"gamma = {gamma:g}", **style)
     left.axhline(1.0, color="k", lw=0.8)
     left.set(xlabel="rho", ylabel="V_n / V_g", title="000 Fig. 4 (asymptotic, Thm 3 / Thm 4)")
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]

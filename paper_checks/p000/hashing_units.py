@@ -191,12 +191,14 @@ def hashing_units(budget: Budget, slice_: HashingSlice, directory="default", sca
 
 
 def hashing_records(budget: Budget, *, directory="default", progress: bool | None = None,
-                    scaling=None) -> list[dict]:
+                    scaling=None, slice_: HashingSlice | None = None) -> list[dict]:
     """The hashing records of the budget's slice (from its store ``hashing[_<scaling>]_<slice>``,
-    or computed and stored); with ``scaling``, of :func:`slice_for` on features so scaled."""
+    or computed and stored); with ``scaling``, of :func:`slice_for` on features so scaled; with
+    ``slice_``, of that slice instead (e.g. a figure's extra C values, kept in the same store)."""
     name = svm.slice_name(budget)
     directory = svm.default_directory(name) if directory == "default" else directory
-    return svm.run_units(hashing_units(budget, slice_for(budget, scaling), directory, scaling),
+    slice_ = slice_for(budget, scaling) if slice_ is None else slice_
+    return svm.run_units(hashing_units(budget, slice_, directory, scaling),
                          svm.unit_store(svm.store_kind(scaling, "hashing"), name, directory), run_hashing_unit,
                          progress=progress, description=f"GCWS/NRFF + LinearSVC ({name}{_scaled(scaling)})")
 
