@@ -486,3 +486,15 @@ def test_paired_trials_use_the_mean_difference_and_its_sample_standard_error():
     assert row["SE"] == pytest.approx(difference.std(ddof=1) / np.sqrt(5), rel=1e-12)
     assert row["z"] == pytest.approx(difference.mean() / (difference.std(ddof=1) / np.sqrt(5)), rel=1e-12)
     assert verdict.resolution == pytest.approx(t_threshold(4) * row["SE"], rel=1e-12)
+
+
+def test_run_units_gives_a_stored_record_that_predates_the_units_fields_those_fields(tmp_path):
+    """A committed store's record written before records carried their unit's fields (e.g. 002's
+    converted full-budget Table 1 trials) is returned with them, so callers may select by field."""
+    from varlab.claims import run_units
+
+    store = Store(tmp_path / "units.jsonl")
+    store.put("trial-a-0", {"accuracy": 0.5})                    # the old form: results only
+    records = run_units([{"dataset": "a", "trial": 0}], store, lambda unit: {"accuracy": -1.0},
+                        key=lambda unit: f"trial-{unit['dataset']}-{unit['trial']}")
+    assert records[0]["dataset"] == "a" and records[0]["accuracy"] == 0.5

@@ -55,7 +55,8 @@ def unit_key(unit: dict) -> str:
 def run_units(units, store: Store, run, *, key=unit_key, fingerprint=None, n_jobs: int = 1,
               deadline: float | None = None, progress: bool | None = None, description: str = "") -> list[dict]:
     """The records of ``units``, in their order: each from ``store`` if finished, else ``run(unit)``
-    stored as it finishes, as ``dict(unit, **result, seconds=wall seconds)`` under ``key(unit)``.
+    stored as it finishes, as ``dict(unit, **result, seconds=wall seconds)`` under ``key(unit)``
+    (a stored record that predates the unit's fields gets them from the unit).
 
     ``fingerprint(unit)``: a string naming the data the unit reads (e.g. a hash of the data set as
     loaded), stored as the record's ``"data"``; a stored record with another is refused
@@ -103,7 +104,7 @@ def run_units(units, store: Store, run, *, key=unit_key, fingerprint=None, n_job
                 bar.update()
     if any(name not in store for name in missing):
         raise DeadlineReached(f"{description or 'run_units'}: deadline reached; the finished units are stored")
-    return [store.get(name) for name in keys]
+    return [{**unit, **store.get(name)} for unit, name in zip(units, keys)]
 
 
 def _timed(run, name, unit, deadline):
