@@ -341,90 +341,128 @@ Ordering(
     upper=0.0, effect_size=SLOPE_EFFECT, names=("slope", "0"))
 
 
-@claim("002.eq12.sign", source="002, Eq. (12) as printed",
-       quote="min ||K - xi_1 phi(omega, X_s) phi(omega, X_s)^T + xi_2 phi(zeta, X_s) phi(zeta, X_s)^T "
-             "- 2 xi_3 phi(nu, X_s) psi(nu, X_s)^T||_F^2",
-       statement="Eq. (12) as printed fits K - xi1 A1 + xi2 A2 - 2 xi3 phi(nu)psi(nu)^T; with this "
-                 "sign (opposite to Eq. 7) the fit still recovers ||mu_I+|| (within 50%).",
-       note="The outcome rests on one fit per kernel at M = 1024; its error bound is the relative "
-            "error of the fit with Eq. (7)'s sign (the same features), far below the 50% tolerance.")
-def eq12_printed_sign(run):
-    rng = np.random.default_rng(run.seed("data").generate_state(1)[0])
-    X = rng.standard_normal((50, 1))
-    rows, worst, bound = [], 0.0, 0.0
+#: budget -> independent fits per kernel of claim 002.eq12.sign
+SIGN_TRIALS = {"test": 5, "quick": 20, "full": 50}
+
+
+@threadpool_limits.wrap(limits=1)
+def _printed_sign_errors(run) -> Measurement:
+    """Per kernel: the relative error |xi3 - ||I+||| / ||I+|| of Eq. (12) fitted with the printed
+    sign, mean over independent fits (50 N(0, 1) points and M = 1024 frequencies each; fit 0
+    keeps the seeds of the one-fit check), SE sd / sqrt(fits), fits - 1 degrees of freedom; the
+    details give the same with Eq. (7)'s sign (the same features)."""
+    n_fits = SIGN_TRIALS.get(run.budget.name, SIGN_TRIALS["quick"])
+    estimate, error, rows, details = [], [], [], []
     for kernel, name in KERNELS.items():
         vector = 2.0 if name == "shift" else 0.5 * math.pi
-        ask = AsKRFF(1024, kernel=kernel, gamma=1.0 / (2.0 * FIG1_SIGMA ** 2), random_state=run.seed(kernel),
-                     **{name: vector}).fit(X)
-        right = estimate_total_masses(ask, X, printed_sign=False)["imaginary_positive"]
-        printed = estimate_total_masses(ask, X, printed_sign=True)["imaginary_positive"]
-        truth = ask.measure_.total_masses()["imaginary_positive"]
-        worst = max(worst, abs(printed - truth) / truth)
-        bound = max(bound, abs(right - truth) / truth)
-        rows.append({"kernel": kernel, "exact ||I+||": truth, "Eq. 7 sign": right, "printed sign": printed})
-    return builders.exact(run, worst < 0.5, f"with the printed sign xi3 goes to the bound 0 (relative "
-                          f"error {worst:.2f}); with the sign of Eq. (7) it recovers ||I+|| (relative error "
-                          f"{bound:.2g}): a sign error in Eq. (12)", rows=rows, tolerance=0.5,
-                          error=bound, units="relative")
+        printed, right = [], []
+        for fit in range(n_fits):
+            suffix = "" if fit == 0 else f"-{fit}"
+            X = np.random.default_rng(run.seed(f"data{suffix}").generate_state(1)[0]).standard_normal((50, 1))
+            ask = AsKRFF(1024, kernel=kernel, gamma=1.0 / (2.0 * FIG1_SIGMA ** 2), random_state=run.seed(kernel + suffix),
+                         **{name: vector}).fit(X)
+            truth = ask.measure_.total_masses()["imaginary_positive"]
+            for sign, values in ((True, printed), (False, right)):
+                values.append(abs(estimate_total_masses(ask, X, printed_sign=sign)["imaginary_positive"] - truth) / truth)
+        estimate.append(float(np.mean(printed)))
+        error.append(float(np.std(printed, ddof=1) / math.sqrt(n_fits)))
+        rows.append({"kernel": kernel, "fits": n_fits})
+        details.append({"kernel": kernel, "exact ||I+||": truth,
+                        "printed sign: fits at the bound xi3 = 0": int(np.sum(np.isclose(printed, 1.0))),
+                        "Eq. 7 sign: mean relative error": float(np.mean(right))})
+    return Measurement(estimate=estimate, standard_error=error, theory=[0.0] * len(estimate), rows=rows,
+                       degrees_of_freedom=[n_fits - 1] * len(estimate), details=details)
 
 
-NS_VALUES, NS_M = (10, 50, 200), 256
-#: budget -> paired trials of claim 002.eq12.ns
+Agreement(
+    id="002.eq12.sign", source="002, Eq. (12) as printed",
+    quote="min ||K - xi_1 phi(omega, X_s) phi(omega, X_s)^T + xi_2 phi(zeta, X_s) phi(zeta, X_s)^T "
+          "- 2 xi_3 phi(nu, X_s) psi(nu, X_s)^T||_F^2",
+    statement="Eq. (12) as printed fits K - xi1 A1 + xi2 A2 - 2 xi3 phi(nu)psi(nu)^T; with this sign (opposite "
+              "to Eq. 7) the fit still recovers ||mu_I+||: the relative error |xi3 - ||I+||| / ||I+||, averaged "
+              "over independent fits (50 points, M = 1024), is within 0.5, per kernel.",
+    note="Tolerance 0.5 (half the mass): a sign error sends xi3 to its bound 0 (relative error 1); with the "
+         "sign of Eq. (7) the same features give about 0.2 (details). Fits that all sit at the bound have no "
+         "spread: their SE is 0 and the point is decided on its value.",
+    model=Measured(_printed_sign_errors, "mean relative error of xi3 (printed sign)"), tolerance=0.5,
+    relative=False, units="relative error of ||I+||")
+
+
+#: Ns compared, and M: the largest of Fig. 1 (2^10), where its masses "stabilize around the accurate" ones
+NS_VALUES, NS_M = (10, 50, 200), 1024
+#: budget -> trials of claim 002.eq12.ns
 NS_TRIALS = {"test": 60, "quick": 300, "full": 1000}
 
 
 @threadpool_limits.wrap(limits=1)
 def ns_trials(run):
-    """Error norms |xi_hat - xi| of Eq. (12)'s three masses, (kernel, Ns) -> (trials,), in the
-    Fig. 1 setting (2000 N(0, 1) points, sigma = 2) at M = 256: per trial one draw of the M
-    frequencies of each part and nested random subsets of Ns points (paired across Ns); the part
-    Grams of the largest subset are computed once and the smaller subsets use their leading blocks."""
+    """Eq. (12)'s fitted masses, (kernel, Ns) -> (trials, 3), and the exact ones, kernel -> (3,),
+    in the Fig. 1 setting (2000 N(0, 1) points, sigma = 2) at M = NS_M: per trial one draw of the M
+    frequencies of each part and nested random subsets of Ns points; the part Grams of the largest
+    subset are computed once and the smaller subsets use their leading blocks."""
     n_trials = NS_TRIALS.get(run.budget.name, NS_TRIALS["quick"])
     rng = np.random.default_rng(run.seed("data").generate_state(1)[0])
     X = rng.standard_normal((2000, 1))
-    out = {}
+    out, exact = {}, {}
     for kernel, name in KERNELS.items():
         vector = np.array([2.0 if name == "shift" else 0.5 * math.pi])
         mu = _measure(kernel, FIG1_SIGMA, vector)
-        truth = np.array([mu.total_masses()[p] for p in _USED])
+        exact[kernel] = np.array([mu.total_masses()[p] for p in _USED])
         k0 = float(mu.exact_kernel(np.zeros(1)))
         parts = mu.parts()
         draw = np.random.default_rng(run.seed(kernel).generate_state(1)[0])
         W = {p: parts[p].rvs(n_trials * NS_M, 1, draw).reshape(n_trials, NS_M, 1)
              for p in _USED if parts[p] is not None}
-        errors = np.empty((len(NS_VALUES), n_trials))
+        fits = np.empty((len(NS_VALUES), n_trials, len(_USED)))
         for trial in range(n_trials):
             subset = X[draw.permutation(X.shape[0])[:max(NS_VALUES)]]
             K = asymmetric_gram(kernel, subset, subset, FIG1_SIGMA, vector)
             grams = gram_error.part_grams(subset, {p: w[trial] for p, w in W.items()})
             for i, ns in enumerate(NS_VALUES):
                 fit = fit_total_masses(K[:ns, :ns], k0, *(A[:ns, :ns] for A in grams))
-                errors[i, trial] = np.linalg.norm(np.array([fit[p] for p in _USED]) - truth)
-        out.update({(kernel, ns): errors[i] for i, ns in enumerate(NS_VALUES)})
-    return out, n_trials
+                fits[i, trial] = [fit[p] for p in _USED]
+        out.update({(kernel, ns): fits[i] for i, ns in enumerate(NS_VALUES)})
+    return out, exact
 
 
-def _ns_pairs(run):
-    """{kernel: (log error at Ns = 10 - log 2, log error at Ns = 200)}, paired by trial."""
-    errors, _ = ns_trials(run)
-    return {kernel: (np.log(errors[(kernel, 10)]) - math.log(2.0), np.log(errors[(kernel, 200)]))
-            for kernel in KERNELS}
+def _ns_means(run) -> Measurement:
+    """Per (kernel, part): the mean over the trials of Eq. (12)'s mass fitted on Ns = 10 points,
+    against the exact mass, both divided by |xi| (the norm of the kernel's exact masses: a part
+    of mass 0 is judged in the same units); SE sd / sqrt(trials), trials - 1 degrees of freedom.
+    The details give the error norms at Ns = 10, 50, 200 (what the words do not compare)."""
+    fits, exact = ns_trials(run)
+    estimate, error, theory, rows, dof, details = [], [], [], [], [], []
+    for kernel in KERNELS:
+        norm = np.linalg.norm(exact[kernel])
+        scaled = fits[(kernel, 10)] / norm
+        estimate += list(scaled.mean(axis=0))
+        error += list(scaled.std(axis=0, ddof=1) / math.sqrt(scaled.shape[0]))
+        theory += list(exact[kernel] / norm)
+        dof += [scaled.shape[0] - 1] * len(_USED)
+        rows += [{"kernel": kernel, "part": part, "|xi|": norm} for part in _USED]
+        details.append({"kernel": kernel, **{
+            f"mean |xi_hat - xi| / |xi|, Ns = {ns}": float(np.mean(np.linalg.norm(fits[(kernel, ns)] - exact[kernel],
+                                                                                   axis=1)) / norm)
+            for ns in NS_VALUES}})
+    return Measurement(estimate=estimate, standard_error=error, theory=theory, rows=rows,
+                       degrees_of_freedom=dof, details=details)
 
 
-Paired(
+Agreement(
     id="002.eq12.ns", source="002, Eq. (12) and §5.1",
-    quote="The proposed optimization provides a valid estimation for total masses even if Ns is "
-          "sufficiently small",
-    statement="At fixed M (Fig. 1 setting, M = 256), Eq. (12)'s total masses fitted on Ns = 10 "
-              "points are a valid estimate: their error |xi_hat - xi| is below twice that on "
-              "Ns = 200 points (paired trials: the mean of log error(Ns = 10) - log 2 below that of "
-              "log error(Ns = 200), per kernel).",
-    note="'Valid' read as: within a factor 2 of a 20x larger subset's accuracy, not 'as accurate as "
-         "Ns = 200' (varlab's earlier reading, which the words do not make: Ns = 10 is 1.6x-1.9x less "
-         "accurate for sinh/cosh). Effect size log 2 in log-error units (an error 4x Ns = 200's).",
-    trials=_ns_pairs, effect_size=math.log(2.0), strict=True,
-    names=("Ns = 10 (error / 2)", "Ns = 200"),
-    quantity="mean log error norm of the masses, paired trials at M = 256")
+    quote="Overall, the estimated total masses stabilize around the accurate total masses and the standard "
+          "deviation decrease as #random features increases. The proposed optimization provides a valid "
+          "estimation for total masses even if Ns is sufficiently small",
+    statement="Eq. (12)'s total masses fitted on Ns = 10 points are a valid estimate in the sense of the "
+              "sentence before: they stabilize around the accurate masses, i.e. at M = 1024 (Fig. 1 setting, its largest M) "
+              "the mean of each fitted mass over independent fits equals the exact mass within 5% of |xi| "
+              "(the norm of the kernel's three exact masses), per kernel and part.",
+    note="'Valid' carries no number: the paper's own gloss is 'stabilize around the accurate total masses' "
+         "(the decreasing spread is 002.eq12), and 5% is this module's tolerance for 'equals' "
+         "(RELATIVE_TOLERANCE, set for every claim before this data). Fits at Ns = 10, 50, 200 share the "
+         "frequencies (nested subsets); their error norms are listed, not judged.",
+    model=Measured(_ns_means, "mean fitted mass / |xi|, Ns = 10, M = 1024"),
+    tolerance=RELATIVE_TOLERANCE, relative=False, units="fraction of |xi|")
 
 
 # --- Prop. 6 ----------------------------------------------------------------------------------------
