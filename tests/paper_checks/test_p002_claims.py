@@ -9,7 +9,6 @@ from paper_checks.p002 import classification
 from paper_checks.p002 import claims as C
 from varlab import claims
 from varlab.claims import CONFIRMED, CONTRADICTED, INCONCLUSIVE, Budget
-from varlab.features import AsKRFF
 
 DECLARED = {c.id: c for c in claims.claims("002")}
 TINY = Budget("tiny", 10)
