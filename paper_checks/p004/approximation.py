@@ -229,8 +229,9 @@ Paired(id="varlab.004.fig2.gorf_lowest", source="varlab, after 004 Fig. 2 (top: 
        note="varlab's question, not the slides': Fig. 2's caption ('Comparisons of various algorithms for kernel "
             "approximation in terms of approximation error') asserts no ordering, and the experiments' degree is "
             "not printed. At m = 1 the kernel is (2/9) <x, y> + 7/9, which RM and TS represent with few terms. "
-            "Table II's polynomial rows do not fit m = 1: varlab's exact GRFF error on letter is 2.0x-2.7x the "
-            "printed at m = 1 and 0.9x-1.7x at m = 2..10 (slides_degree_ratios), and Table III's RM 7.15 and TS "
+            "Table II's polynomial rows fit m = 1 worst: varlab's exact GRFF error on letter is 2.0x-2.7x the "
+            "printed at m = 1 (1.7x-2.3x at m = 3), 0.9x-1.7x at m = 2, 4, 5, 6, 8, 10 (slides_degree_ratios; the "
+            "slides' measure may differ from varlab's), and Table III's RM 7.15 and TS "
             "5.41 against GORF 4.08 leave a gap a linear-plus-constant kernel would not.",
        trials=_fig2_trials, effect_size=E.TABLE2_EFFECT, quantity="relative Frobenius error",
        names=("GORF", "other"))
