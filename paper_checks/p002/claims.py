@@ -3,10 +3,10 @@
 Declarations where the check fits a kind: Agreement for Eq. (7)-(8), the variance and the
 samplers' laws (tuples of shared simulations, one per kernel or sampler, rows named by their
 options), Identity for the exact and quadrature checks and the typos, Paired for the trials of
-Eq. 12's subset size, Fig. 2, Table 1 and §5.3; Measured sources for what is not an mc model
-(the sampler's acceptance rates, the regression slope of Fig. 1's independent fits). ``@claim``
-where a check has a rule of its own: Eq. (12)'s printed sign (an error bound measured by the
-same fit), Prop. 6's first M on a power-of-2 grid.
+Fig. 2, Table 1 and §5.3; Measured sources for what is not an mc model (the sampler's acceptance
+rates, the regression slope of Fig. 1's independent fits, Eq. (12)'s masses at Ns = 10 and its
+printed sign over independent fits, Prop. 6's failure rate at its bound). Every check decides
+through ``varlab.testing.decision`` (no rule of its own).
 """
 from __future__ import annotations
 
@@ -20,11 +20,11 @@ import sympy
 from threadpoolctl import threadpool_limits
 
 from varlab import mc, spectral
-from varlab.claims import (BUDGETS, CONFIRMED, CONTRADICTED, INCONCLUSIVE, Agreement, Identity, Measured,
-                           Measurement, Ordering, Paired, Simulation, claim, seed_for)
+from varlab.claims import (BUDGETS, Agreement, Identity, Measured, Measurement, Ordering, Paired, Simulation,
+                           seed_for)
 from varlab.features import AsKRFF, get_sampler
 from varlab.features.asymmetric import asymmetric_gram, estimate_total_masses, fit_total_masses
-from varlab.testing import builders
+from varlab.spectral.asymmetric import ProjectedPart
 from varlab.testing.verdict import format_number
 from varlab.theory import asymmetric as theory
 
@@ -341,160 +341,230 @@ Ordering(
     upper=0.0, effect_size=SLOPE_EFFECT, names=("slope", "0"))
 
 
-@claim("002.eq12.sign", source="002, Eq. (12) as printed",
-       quote="min ||K - xi_1 phi(omega, X_s) phi(omega, X_s)^T + xi_2 phi(zeta, X_s) phi(zeta, X_s)^T "
-             "- 2 xi_3 phi(nu, X_s) psi(nu, X_s)^T||_F^2",
-       statement="Eq. (12) as printed fits K - xi1 A1 + xi2 A2 - 2 xi3 phi(nu)psi(nu)^T; with this "
-                 "sign (opposite to Eq. 7) the fit still recovers ||mu_I+|| (within 50%).",
-       note="The outcome rests on one fit per kernel at M = 1024; its error bound is the relative "
-            "error of the fit with Eq. (7)'s sign (the same features), far below the 50% tolerance.")
-def eq12_printed_sign(run):
-    rng = np.random.default_rng(run.seed("data").generate_state(1)[0])
-    X = rng.standard_normal((50, 1))
-    rows, worst, bound = [], 0.0, 0.0
+#: budget -> independent fits per kernel of claim 002.eq12.sign
+SIGN_TRIALS = {"test": 5, "quick": 20, "full": 50}
+
+
+@threadpool_limits.wrap(limits=1)
+def _printed_sign_errors(run) -> Measurement:
+    """Per kernel: the relative error |xi3 - ||I+||| / ||I+|| of Eq. (12) fitted with the printed
+    sign, mean over independent fits (50 N(0, 1) points and M = 1024 frequencies each; fit 0
+    keeps the seeds of the one-fit check), SE sd / sqrt(fits), fits - 1 degrees of freedom; the
+    details give the same with Eq. (7)'s sign (the same features)."""
+    n_fits = SIGN_TRIALS.get(run.budget.name, SIGN_TRIALS["quick"])
+    estimate, error, rows, details = [], [], [], []
     for kernel, name in KERNELS.items():
         vector = 2.0 if name == "shift" else 0.5 * math.pi
-        ask = AsKRFF(1024, kernel=kernel, gamma=1.0 / (2.0 * FIG1_SIGMA ** 2), random_state=run.seed(kernel),
-                     **{name: vector}).fit(X)
-        right = estimate_total_masses(ask, X, printed_sign=False)["imaginary_positive"]
-        printed = estimate_total_masses(ask, X, printed_sign=True)["imaginary_positive"]
-        truth = ask.measure_.total_masses()["imaginary_positive"]
-        worst = max(worst, abs(printed - truth) / truth)
-        bound = max(bound, abs(right - truth) / truth)
-        rows.append({"kernel": kernel, "exact ||I+||": truth, "Eq. 7 sign": right, "printed sign": printed})
-    return builders.exact(run, worst < 0.5, f"with the printed sign xi3 goes to the bound 0 (relative "
-                          f"error {worst:.2f}); with the sign of Eq. (7) it recovers ||I+|| (relative error "
-                          f"{bound:.2g}): a sign error in Eq. (12)", rows=rows, tolerance=0.5,
-                          error=bound, units="relative")
+        printed, right = [], []
+        for fit in range(n_fits):
+            suffix = "" if fit == 0 else f"-{fit}"
+            X = np.random.default_rng(run.seed(f"data{suffix}").generate_state(1)[0]).standard_normal((50, 1))
+            ask = AsKRFF(1024, kernel=kernel, gamma=1.0 / (2.0 * FIG1_SIGMA ** 2), random_state=run.seed(kernel + suffix),
+                         **{name: vector}).fit(X)
+            truth = ask.measure_.total_masses()["imaginary_positive"]
+            for sign, values in ((True, printed), (False, right)):
+                values.append(abs(estimate_total_masses(ask, X, printed_sign=sign)["imaginary_positive"] - truth) / truth)
+        estimate.append(float(np.mean(printed)))
+        error.append(float(np.std(printed, ddof=1) / math.sqrt(n_fits)))
+        rows.append({"kernel": kernel, "fits": n_fits})
+        details.append({"kernel": kernel, "exact ||I+||": truth,
+                        "printed sign: fits at the bound xi3 = 0": int(np.sum(np.isclose(printed, 1.0))),
+                        "Eq. 7 sign: mean relative error": float(np.mean(right))})
+    return Measurement(estimate=estimate, standard_error=error, theory=[0.0] * len(estimate), rows=rows,
+                       degrees_of_freedom=[n_fits - 1] * len(estimate), details=details)
 
 
-NS_VALUES, NS_M = (10, 50, 200), 256
-#: budget -> paired trials of claim 002.eq12.ns
-NS_TRIALS = {"test": 60, "quick": 300, "full": 1000}
+Agreement(
+    id="002.eq12.sign", source="002, Eq. (12) as printed",
+    quote="min ||K - xi_1 phi(omega, X_s) phi(omega, X_s)^T + xi_2 phi(zeta, X_s) phi(zeta, X_s)^T "
+          "- 2 xi_3 phi(nu, X_s) psi(nu, X_s)^T||_F^2",
+    statement="Eq. (12) as printed fits K - xi1 A1 + xi2 A2 - 2 xi3 phi(nu)psi(nu)^T; with this sign (opposite "
+              "to Eq. 7) the fit still recovers ||mu_I+||: the relative error |xi3 - ||I+||| / ||I+||, averaged "
+              "over independent fits (50 points, M = 1024), is within 0.5, per kernel.",
+    note="Tolerance 0.5 (half the mass): a sign error sends xi3 to its bound 0 (relative error 1); with the "
+         "sign of Eq. (7) the same features give about 0.2 (details). Fits that all sit at the bound have no "
+         "spread: their SE is 0 and the point is decided on its value.",
+    model=Measured(_printed_sign_errors, "mean relative error of xi3 (printed sign)"), tolerance=0.5,
+    relative=False, units="relative error of ||I+||")
+
+
+#: Ns compared, and M: the largest of Fig. 1 (2^10), where its masses "stabilize around the accurate" ones
+NS_VALUES, NS_M = (10, 50, 200), 1024
+#: budget -> trials of claim 002.eq12.ns; full: the trials that decide it (quick's 300 put its
+#: deciding cell, sinh's ||I+||, at about 1,900; about 0.6 s a trial)
+NS_TRIALS = {"test": 60, "quick": 300, "full": 2000}
 
 
 @threadpool_limits.wrap(limits=1)
 def ns_trials(run):
-    """Error norms |xi_hat - xi| of Eq. (12)'s three masses, (kernel, Ns) -> (trials,), in the
-    Fig. 1 setting (2000 N(0, 1) points, sigma = 2) at M = 256: per trial one draw of the M
-    frequencies of each part and nested random subsets of Ns points (paired across Ns); the part
-    Grams of the largest subset are computed once and the smaller subsets use their leading blocks."""
+    """Eq. (12)'s fitted masses, (kernel, Ns) -> (trials, 3), and the exact ones, kernel -> (3,),
+    in the Fig. 1 setting (2000 N(0, 1) points, sigma = 2) at M = NS_M: per trial one draw of the M
+    frequencies of each part and nested random subsets of Ns points; the part Grams of the largest
+    subset are computed once and the smaller subsets use their leading blocks."""
     n_trials = NS_TRIALS.get(run.budget.name, NS_TRIALS["quick"])
     rng = np.random.default_rng(run.seed("data").generate_state(1)[0])
     X = rng.standard_normal((2000, 1))
-    out = {}
+    out, exact = {}, {}
     for kernel, name in KERNELS.items():
         vector = np.array([2.0 if name == "shift" else 0.5 * math.pi])
         mu = _measure(kernel, FIG1_SIGMA, vector)
-        truth = np.array([mu.total_masses()[p] for p in _USED])
+        exact[kernel] = np.array([mu.total_masses()[p] for p in _USED])
         k0 = float(mu.exact_kernel(np.zeros(1)))
         parts = mu.parts()
         draw = np.random.default_rng(run.seed(kernel).generate_state(1)[0])
         W = {p: parts[p].rvs(n_trials * NS_M, 1, draw).reshape(n_trials, NS_M, 1)
              for p in _USED if parts[p] is not None}
-        errors = np.empty((len(NS_VALUES), n_trials))
+        fits = np.empty((len(NS_VALUES), n_trials, len(_USED)))
         for trial in range(n_trials):
             subset = X[draw.permutation(X.shape[0])[:max(NS_VALUES)]]
             K = asymmetric_gram(kernel, subset, subset, FIG1_SIGMA, vector)
             grams = gram_error.part_grams(subset, {p: w[trial] for p, w in W.items()})
             for i, ns in enumerate(NS_VALUES):
                 fit = fit_total_masses(K[:ns, :ns], k0, *(A[:ns, :ns] for A in grams))
-                errors[i, trial] = np.linalg.norm(np.array([fit[p] for p in _USED]) - truth)
-        out.update({(kernel, ns): errors[i] for i, ns in enumerate(NS_VALUES)})
-    return out, n_trials
+                fits[i, trial] = [fit[p] for p in _USED]
+        out.update({(kernel, ns): fits[i] for i, ns in enumerate(NS_VALUES)})
+    return out, exact
 
 
-def _ns_pairs(run):
-    """{kernel: (log error at Ns = 10 - log 2, log error at Ns = 200)}, paired by trial."""
-    errors, _ = ns_trials(run)
-    return {kernel: (np.log(errors[(kernel, 10)]) - math.log(2.0), np.log(errors[(kernel, 200)]))
-            for kernel in KERNELS}
+def _ns_means(run) -> Measurement:
+    """Per (kernel, part): the mean over the trials of Eq. (12)'s mass fitted on Ns = 10 points,
+    against the exact mass, both divided by |xi| (the norm of the kernel's exact masses: a part
+    of mass 0 is judged in the same units); SE sd / sqrt(trials), trials - 1 degrees of freedom.
+    The details give the error norms at Ns = 10, 50, 200 (what the words do not compare)."""
+    fits, exact = ns_trials(run)
+    estimate, error, theory, rows, dof, details = [], [], [], [], [], []
+    for kernel in KERNELS:
+        norm = np.linalg.norm(exact[kernel])
+        scaled = fits[(kernel, 10)] / norm
+        estimate += list(scaled.mean(axis=0))
+        error += list(scaled.std(axis=0, ddof=1) / math.sqrt(scaled.shape[0]))
+        theory += list(exact[kernel] / norm)
+        dof += [scaled.shape[0] - 1] * len(_USED)
+        rows += [{"kernel": kernel, "part": part, "|xi|": norm} for part in _USED]
+        details.append({"kernel": kernel, **{
+            f"mean |xi_hat - xi| / |xi|, Ns = {ns}": float(np.mean(np.linalg.norm(fits[(kernel, ns)] - exact[kernel],
+                                                                                   axis=1)) / norm)
+            for ns in NS_VALUES}})
+    return Measurement(estimate=estimate, standard_error=error, theory=theory, rows=rows,
+                       degrees_of_freedom=dof, details=details)
 
 
-Paired(
+Agreement(
     id="002.eq12.ns", source="002, Eq. (12) and §5.1",
-    quote="The proposed optimization provides a valid estimation for total masses even if Ns is "
-          "sufficiently small",
-    statement="At fixed M (Fig. 1 setting, M = 256), Eq. (12)'s total masses fitted on Ns = 10 "
-              "points are a valid estimate: their error |xi_hat - xi| is below twice that on "
-              "Ns = 200 points (paired trials: the mean of log error(Ns = 10) - log 2 below that of "
-              "log error(Ns = 200), per kernel).",
-    note="'Valid' read as: within a factor 2 of a 20x larger subset's accuracy, not 'as accurate as "
-         "Ns = 200' (varlab's earlier reading, which the words do not make: Ns = 10 is 1.6x-1.9x less "
-         "accurate for sinh/cosh). Effect size log 2 in log-error units (an error 4x Ns = 200's).",
-    trials=_ns_pairs, effect_size=math.log(2.0), strict=True,
-    names=("Ns = 10 (error / 2)", "Ns = 200"),
-    quantity="mean log error norm of the masses, paired trials at M = 256")
+    quote="Overall, the estimated total masses stabilize around the accurate total masses and the standard "
+          "deviation decrease as #random features increases. The proposed optimization provides a valid "
+          "estimation for total masses even if Ns is sufficiently small",
+    statement="Eq. (12)'s total masses fitted on Ns = 10 points are a valid estimate in the sense of the "
+              "sentence before: they stabilize around the accurate masses, i.e. at M = 1024 (Fig. 1 setting, its largest M) "
+              "the mean of each fitted mass over independent fits equals the exact mass within 5% of |xi| "
+              "(the norm of the kernel's three exact masses), per kernel and part.",
+    note="'Valid' carries no number: the paper's own gloss is 'stabilize around the accurate total masses' "
+         "(the decreasing spread is 002.eq12), and 5% is this module's tolerance for 'equals' "
+         "(RELATIVE_TOLERANCE, set for every claim before this data). Fits at Ns = 10, 50, 200 share the "
+         "frequencies (nested subsets); their error norms are listed, not judged.",
+    model=Measured(_ns_means, "mean fitted mass / |xi|, Ns = 10, M = 1024"),
+    tolerance=RELATIVE_TOLERANCE, relative=False, units="fraction of |xi|")
 
 
 # --- Prop. 6 ----------------------------------------------------------------------------------------
 
 #: the Eq. (7) terms: part, sign times mass, trig function of <w, D>
 _TERMS = (("real_positive", 1.0, np.cos), ("real_negative", -1.0, np.cos), ("imaginary_positive", -2.0, np.sin))
-#: trig evaluations per block of the Prop. 6 sums (bounds memory at 32 MB)
+#: values per block of the Prop. 6 sums (8 arrays of it bound memory at 256 MB)
 _PROP6_BLOCK = 2 ** 22
 
 
 def _term_sums(w, grid, trig):
-    """sum_j trig(w[t, j] D_k) over the frequencies j of each trial t: (trials, grid points)."""
+    """sum_j trig(w[t, j] D_k) over the frequencies j of each trial t: (trials, grid points), for a
+    uniform grid D_k = D_0 + k h by the three-term recurrence f_{k+1} = 2 cos(w h) f_k - f_{k-1} of
+    cos and sin (two trig evaluations per frequency instead of one per grid point)."""
+    h = grid[1] - grid[0]
+    if not np.allclose(np.diff(grid), h, rtol=1e-12, atol=0.0):
+        raise ValueError("the grid must be uniform")
     out = np.zeros((w.shape[0], grid.size))
-    step = max(1, _PROP6_BLOCK // (w.shape[0] * grid.size))
+    step = max(1, _PROP6_BLOCK // (8 * w.shape[0]))
     for start in range(0, w.shape[1], step):
-        out += trig(w[:, start:start + step, None] * grid).sum(axis=1)
+        block = w[:, start:start + step]
+        twice = 2.0 * np.cos(block * h)
+        previous, current = trig(block * grid[0]), trig(block * grid[1])
+        out[:, 0] += previous.sum(axis=1)
+        out[:, 1] += current.sum(axis=1)
+        for k in range(2, grid.size):
+            previous, current = current, twice * current - previous
+            out[:, k] += current.sum(axis=1)
     return out
 
 
-@claim("002.prop6", source="002, Prop. 6",
-       quote="Pointwise error of Ask-RFF is no more than epsilon almost surely if the number of random "
-             "Fourier features M = O(d ||mu||^2 epsilon^-2 log(alpha_mu l / epsilon))",
-       statement="sup |s - k| <= epsilon with probability >= 1 - delta once M >= the bound of Prop. 6: "
-                 "the M at which the (1 - delta) quantile of the sup over trials first falls below "
-                 "epsilon (M a power of 2) is at most the bound.",
-       note="Units log2 M: resolution one doubling (the power-of-2 grid of M); tolerance one doubling "
-            "(a bound short by less than a factor 2 is not resolved).")
+#: Prop. 6's setting: epsilon, delta, the diameter l of the domain D in [-l/2, l/2], d
+PROP6_EPSILON, PROP6_DELTA, PROP6_L, PROP6_D = 0.1, 0.1, 2.0, 1
+#: a part is drawn by the paper's acceptance-rejection (002 §4, exact in law, about 1e-7 s a draw)
+#: where it accepts at least this often, else by varlab's exact sampler (about 1e-5 s a draw)
+PROP6_REJECTION_RATE = 0.1
+
+
+def _prop6_sampler(part):
+    """The part with the faster of two exact-in-law samplers (PROP6_REJECTION_RATE)."""
+    if part is None or part.h == "one" or part.acceptance_rate < PROP6_REJECTION_RATE:
+        return part
+    return ProjectedPart(part.sigma, part.c, part.h, method="rejection")
+
+
 @threadpool_limits.wrap(limits=1)
-def prop6(run):
-    """For M = 2, 4, ... the sup over a 201-point grid of |s(D) - k(D)| in each trial; the observed
-    M is the first at which the (1 - delta) quantile over the trials is <= epsilon. Frequencies are
-    i.i.d. rows, so the first M of a draw of 2M are a draw of M: each trial's sums of the Eq. (7)
+def _prop6_failures(run) -> Measurement:
+    """Per kernel: the fraction of trials whose sup over a 201-point grid of |s(D) - k(D)| exceeds
+    epsilon at M = ceil(the bound of Prop. 6), the smallest M the proposition covers. Frequencies
+    are i.i.d. rows, so the first M of a draw are a draw of M: each trial's sums of the Eq. (7)
     terms grow by the new frequencies only (s = left(D) . right(0) of AsKRFF, the same estimator,
-    claim 002.eq8). Confirmed where every kernel's bound is at least one doubling above the
-    observed M, contradicted where one bound is below half the observed M."""
-    epsilon, delta, l, d = 0.1, 0.1, 2.0, 1
+    claim 002.eq8), which also gives the first power of 2 at which the (1 - delta) quantile of the
+    sup falls to epsilon (details: how loose the bound is). SE: the binomial SE at the failure rate
+    max(observed, delta) (capped at 1/2): the rate where the guarantee ends, since 0 failures carry
+    no SE of their own."""
+    epsilon, delta, l, d = PROP6_EPSILON, PROP6_DELTA, PROP6_L, PROP6_D
     grid = np.linspace(-l / 2, l / 2, 201)
     n_trials = max(50, run.budget.n_repetitions // 100)
-    rows, margins = [], []
+    estimate, error, rows, details = [], [], [], []
     for kernel in KERNELS:
         mu = _measure(kernel, 1.0, np.array([0.5]))
         M_bound, info = theory.prop6_features(kernel, mu.spread, 1.0, d, epsilon, delta, l)
         exact = mu.exact_kernel(grid[:, None])
-        masses, parts = mu.total_masses(), mu.parts()
+        masses = mu.total_masses()
+        parts = {name: _prop6_sampler(part) for name, part in mu.parts().items()}
         rng = np.random.default_rng(run.seed(kernel).generate_state(1)[0])
-        sums, M, observed = np.zeros((n_trials, grid.size)), 0, None
-        for log2m in range(1, 15):
-            new = 2 ** log2m - M
+        sums, M, crossing = np.zeros((n_trials, grid.size)), 0, None
+        stops = [2 ** k for k in range(1, 64) if 2 ** k < M_bound] + [math.ceil(M_bound)]
+        for stop in stops:
+            new = stop - M
             for part, weight, trig in _TERMS:
                 if parts[part] is not None:
                     w = parts[part].rvs(n_trials * new, d, rng).reshape(n_trials, new)
                     sums += weight * masses[part] * _term_sums(w, grid, trig)
-            M += new
+            M = stop
             sups = np.max(np.abs(sums / M - exact), axis=1)
-            if np.quantile(sups, 1 - delta) <= epsilon:
-                observed = M
-                break
-        # not reached by M = 2^14: the observed M is above 2^14
-        margin = math.log2(M_bound) - (math.log2(observed) if observed else 15.0)
-        margins.append(margin)
-        rows.append({"kernel": kernel, "M of Prop. 6": M_bound, "observed M (power of 2)": observed,
-                     "bound / observed": (M_bound / observed) if observed else None,
-                     "log2 margin": margin, **info})
-    worst = min(margins)
-    outcome = CONFIRMED if worst >= 1 else CONTRADICTED if worst <= -1 else INCONCLUSIVE
-    return builders.verdict(run, outcome, "epsilon = 0.1, delta = 0.1, D in [-1, 1] (d = 1, l = 2), "
-                            f"{n_trials} trials per M: log2(bound / observed M) at least "
-                            f"{worst:.1f} (one doubling resolves it); the bound is loose by factors "
-                            + ", ".join(f"{r['bound / observed']:.0f}" for r in rows if r["bound / observed"]),
-                            method="simulation", resolution=1.0, tolerance=1.0, units="log2 M", rows=rows)
+            if crossing is None and np.quantile(sups, 1 - delta) <= epsilon:
+                crossing = M
+        failures = float(np.mean(sups > epsilon))
+        p = min(max(failures, delta), 0.5)
+        estimate.append(failures)
+        error.append(math.sqrt(p * (1 - p) / n_trials))
+        rows.append({"kernel": kernel, "M of Prop. 6": math.ceil(M_bound), "trials": n_trials})
+        details.append({"kernel": kernel, "largest sup at the bound": float(sups.max()),
+                        "first power of 2 with the (1 - delta) quantile <= epsilon": crossing,
+                        "bound / that M": (M_bound / crossing) if crossing else None, **info})
+    return Measurement(estimate=estimate, standard_error=error, rows=rows, details=details)
+
+
+Ordering(
+    id="002.prop6", source="002, Prop. 6",
+    quote="Pointwise error of Ask-RFF is no more than epsilon almost surely if the number of random "
+          "Fourier features M = O(d ||mu||^2 epsilon^-2 log(alpha_mu l / epsilon))",
+    statement="sup |s - k| <= epsilon with probability >= 1 - delta once M >= the bound of Prop. 6 "
+              "(epsilon = delta = 0.1, D in [-1, 1], d = 1): at M = the bound, the fraction of independent "
+              "trials whose sup over the grid exceeds epsilon is not above delta by more than delta, per kernel.",
+    note="Effect size delta (a failure rate twice the guarantee's); binomial SE at the rate max(observed, "
+         "delta), so 0 failures in few trials do not confirm; large-sample threshold. The first M at which the "
+         "quantile reaches epsilon (how loose the bound is) is in the details, not judged.",
+    lower=Measured(_prop6_failures, "fraction of trials with sup |s - k| > epsilon at M = the bound"),
+    upper=PROP6_DELTA, effect_size=PROP6_DELTA, strict=False, names=("failure rate", "delta"))
 
 
 # --- §5.3: the concatenated map, and the approximation against the symmetric part -------------
@@ -514,8 +584,17 @@ def _sec53_fit(seed_data, seed_features, kernel, n_components=SEC53_M):
     return X, ask, asymmetric_gram(kernel, X, X, 2.0, ask.vector_)
 
 
+def _sym_rff_gram(ask, X):
+    """RFF of the kernel's symmetric part (K + K^T)/2 ("Sym" of Table 1: the omega and zeta blocks
+    of the same fit, M frequencies each): R+ phi(omega) phi(omega)^T - R- phi(zeta) phi(zeta)^T."""
+    phi, _ = ask.blocks(X)
+    m = ask.masses_
+    return (m["real_positive"] * phi["real_positive"] @ phi["real_positive"].T
+            - m["real_negative"] * phi["real_negative"] @ phi["real_negative"].T)
+
+
 def _sec53_pairs(run):
-    """{kernel: (log relative error of AsK-RFF's left.right Gram, of the exact symmetric part)}
+    """{kernel: (log relative error of AsK-RFF's left.right Gram, of RFF on the symmetric part)}
     over independent trials (trial 0 keeps the seeds of the one-draw check before the trials)."""
     out = {}
     n_trials = SEC53_TRIALS.get(run.budget.name, SEC53_TRIALS["quick"])
@@ -526,25 +605,28 @@ def _sec53_pairs(run):
             X, ask, K = _sec53_fit(run.seed(f"data{suffix}"), run.seed(f"{kernel}{suffix}"), kernel)
             norm = np.linalg.norm(K)
             asy.append(math.log(np.linalg.norm(ask.kernel_estimate(X) - K) / norm))
-            sym.append(math.log(np.linalg.norm(0.5 * (K + K.T) - K) / norm))
+            sym.append(math.log(np.linalg.norm(_sym_rff_gram(ask, X) - K) / norm))
         out[kernel] = (asy, sym)
     return out
 
 
 Paired(
     id="002.sec5.3", source="002, §5.4 (Asy vs Sym) and §5.3",
-    quote="The better performance over RFF on the symmetric part, a.k. “Sym”, verifies the "
-          "effectiveness of AsK-RFF for approximating asymmetric kernels.",
-    statement="AsK-RFF's asymmetric Gram (left(x).right(y), M = 1024) approximates k better than the "
-              "kernel's exact symmetric part (K + K^T)/2: its relative Frobenius error is below, "
-              "over independent trials of 300 points in [0, 1]^4 (sigma = 2, r = 2/d, beta = 0.5 pi/d; "
-              "the mean of the paired log errors).",
+    quote="Another possible way of handling asymmetric kernels is to make them symmetric, e.g., (K^T + K)/2, "
+          "and then extract regular RFFs from the symmetric part. ... The better performance over RFF on the "
+          "symmetric part, a.k. “Sym”, verifies the effectiveness of AsK-RFF for approximating asymmetric kernels.",
+    statement="AsK-RFF's asymmetric Gram (left(x).right(y), M = 1024 frequencies per part) approximates k better "
+              "than RFF on the kernel's symmetric part (K + K^T)/2 (Table 1's Sym: the same omega and zeta "
+              "frequencies): its relative Frobenius error is below, over independent trials of 300 points in "
+              "[0, 1]^4 (sigma = 2, r = 2/d, beta = 0.5 pi/d; the mean of the paired log errors).",
     note="Stronger than the words (they infer it from Table 1's accuracies): varlab compares the "
-         "approximations directly; effect size log 2 (a factor 2 of the error, 4x the frequencies "
-         "at the Monte Carlo rate). That §5.3's single map Phi cannot represent k is "
+         "approximations directly; effect size log 2 (a factor 2 of the error, 4x the frequencies at the "
+         "Monte Carlo rate). Sym's error cannot fall below the exact symmetric part's, ||K - K^T|| / "
+         "(2 ||K||) (about 0.1 and more here: varlab.002.sec5.3.phi_symmetric's rows), so k's asymmetry decides "
+         "this comparison. That §5.3's single map Phi cannot represent k is "
          "varlab.002.sec5.3.phi_symmetric.",
     trials=_sec53_pairs, effect_size=math.log(2.0), strict=True,
-    names=("AsK-RFF", "exact symmetric part"), quantity="log relative Frobenius error of the Gram")
+    names=("AsK-RFF", "RFF on Sym"), quantity="log relative Frobenius error of the Gram")
 
 
 def _phi_symmetric():
@@ -628,6 +710,28 @@ Paired(
          "1's letter cells). Fewer training rows than the paper's (classification.SETTINGS); ijcnn1 "
          "and cod-RNA are not shipped offline.",
     trials=_table1_pairs, effect_size=1.0, strict=False, names=("Sym", "Asy"),
+    quantity="test accuracy (%)")
+
+
+def _table1_equal_width_pairs(run):
+    """{data/kernel: (Sym accuracies at Asy's width, Asy accuracies)}, paired by trial (the same
+    training rows; Sym's frequencies drawn apart)."""
+    from . import classification
+    results, wide = classification.table1(run.budget), classification.sym_equal_width(run.budget)
+    return {f"{name}/{kernel}": (wide[name][kernel], results[name][f"{kernel}/Asy"])
+            for name in results for kernel in KERNELS}
+
+
+Paired(
+    id="002.table1.equal_width", source="002, §5.4 and Table 1 (spambase, letter)",
+    quote="Generally, Ask-RFFs output a higher classification accuracy than their symmetric parts",
+    statement="At equal width, AsK-RFF's concatenated map (Asy, 8M columns, M = 2d) is not less accurate than "
+              "RFF of the kernel's symmetric part with 2M frequencies per part (Sym, also 8M columns) by more "
+              "than 1 accuracy point, for each kernel on spambase and letter (LinearSVC, C by CV; paired trials).",
+    note="002.table1 compares at the paper's M, where Asy's 8M columns contain all of Sym's 4M; here Sym gets "
+         "as many columns, so Asy's advantage cannot come from width alone. Reading and effect size as "
+         "002.table1.",
+    trials=_table1_equal_width_pairs, effect_size=1.0, strict=False, names=("Sym (8M columns)", "Asy"),
     quantity="test accuracy (%)")
 
 

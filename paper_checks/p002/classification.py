@@ -6,7 +6,8 @@ r = 2/d 1, sigma = 2, beta = 0.5 pi/d 1, masses by Eq. (12) on N_s = 50 training
 LIBLINEAR, the paper's solver). Data: spambase and letter of ``varlab.datasets`` (min-max scaled to
 [0, 1]^d); ijcnn1 and cod-RNA are not shipped offline.
 
-Column counts: Asy 8M, Sym 4M, RBF M (scikit-learn style sqrt(2) cos(<w, x> + b) features of
+Column counts: Asy 8M, Sym 4M (and Sym at Asy's width: 2M frequencies per part, 8M columns),
+RBF M (scikit-learn style sqrt(2) cos(<w, x> + b) features of
 varlab.features.RFF with n_components = M), Linear d.
 """
 from __future__ import annotations
@@ -64,11 +65,20 @@ def _accuracy(F_train, y_train, F_test, y_test, log2_c, folds, jobs):
     return 100.0 * search.score(F_test, y_test)
 
 
-def features(kernel, X_train, random_state):
-    """The fitted AsKRFF (M = 2d, masses by Eq. 12 on N_s = 50 rows of X_train)."""
+def features(kernel, X_train, random_state, per_dimension=2):
+    """The fitted AsKRFF (M = 2d frequencies per part, or ``per_dimension`` d; masses by Eq. 12 on
+    N_s = 50 rows of X_train)."""
     d = X_train.shape[1]
-    return AsKRFF(2 * d, kernel=kernel, gamma=1.0 / (2.0 * SIGMA ** 2), masses="estimated", n_subset=N_SUBSET,
+    return AsKRFF(per_dimension * d, kernel=kernel, gamma=1.0 / (2.0 * SIGMA ** 2), masses="estimated", n_subset=N_SUBSET,
                   random_state=random_state, **{KERNELS[kernel]: kernel_vector(kernel, d)}).fit(X_train)
+
+
+def _training_rows(name, trial, rows, random_state):
+    """(the trial's generator, its sorted training rows): the rows are the generator's first draw."""
+    n_train = normalised(name)[0].shape[0]
+    rng = np.random.default_rng(derive_seed(random_state, f"002.table1-{name}", trial))
+    n = n_train if rows[name] is None else min(rows[name], n_train)
+    return rng, np.sort(rng.choice(n_train, size=n, replace=False))
 
 
 @threadpool_limits.wrap(limits=1)
@@ -77,10 +87,7 @@ def _trial(name, trial, setting, random_state):
     _, rows, log2_c, folds, jobs = setting
     X_train, y_train, X_test, y_test = normalised(name)
     d = X_train.shape[1]
-    seed = derive_seed(random_state, f"002.table1-{name}", trial)
-    rng = np.random.default_rng(seed)
-    n = X_train.shape[0] if rows[name] is None else min(rows[name], X_train.shape[0])
-    keep = np.sort(rng.choice(X_train.shape[0], size=n, replace=False))
+    rng, keep = _training_rows(name, trial, rows, random_state)
     Xt, yt = X_train[keep], y_train[keep]
     score = lambda F_train, F_test: _accuracy(F_train, yt, F_test, y_test, log2_c, folds, jobs)
     acc = {}
@@ -91,6 +98,24 @@ def _trial(name, trial, setting, random_state):
     rbf = RFF(2 * d, gamma=1.0 / (2.0 * SIGMA ** 2), kernel="gaussian", random_state=rng).fit(Xt)
     acc["RBF"] = score(rbf.transform(Xt), rbf.transform(X_test))
     acc["Linear"] = score(Xt, X_test)
+    return acc
+
+
+@threadpool_limits.wrap(limits=1)
+def _equal_width_trial(name, trial, setting, random_state):
+    """{kernel: accuracy %} of Sym at Asy's width in one trial: RFF of the symmetric part with 2M = 4d
+    frequencies per part (8M columns, as Asy's concatenated map), on the trial's training rows (those
+    of :func:`_trial`), frequencies from a seed of their own."""
+    _, rows, log2_c, folds, jobs = setting
+    X_train, y_train, X_test, y_test = normalised(name)
+    _, keep = _training_rows(name, trial, rows, random_state)
+    Xt, yt = X_train[keep], y_train[keep]
+    rng = np.random.default_rng(derive_seed(random_state, f"002.table1.equal_width-{name}", trial))
+    acc = {}
+    for kernel in KERNELS:
+        sym = features(kernel, Xt, rng, per_dimension=4)
+        acc[kernel] = _accuracy(sym.symmetric_features(Xt), yt, sym.symmetric_features(X_test), y_test, log2_c,
+                                folds, jobs)
     return acc
 
 
@@ -116,4 +141,23 @@ def table1(budget):
     records = run_units(units, store_for(budget, "units"), run_trial, key=trial_key,
                         description="002 Table 1 trials")
     return {name: {method: np.array([r[method] for r in records if r["dataset"] == name]) for method in METHODS}
+            for name in DATASETS}
+
+
+def run_equal_width_trial(unit: dict) -> dict:
+    """{kernel: accuracy %} of one unit (budget, random_state, dataset, trial) of :func:`sym_equal_width`."""
+    setting = SETTINGS.get(unit["budget"], SETTINGS["quick"])
+    return _equal_width_trial(unit["dataset"], unit["trial"], setting, unit["random_state"])
+
+
+@functools.lru_cache(maxsize=None)
+def sym_equal_width(budget):
+    """{dataset: {kernel: (trials,) accuracies in %}} of Sym at Asy's width (8M columns), the trials of
+    :func:`table1` (the same training rows), units of the budget's store "units" (keys of their own)."""
+    trials = SETTINGS.get(budget.name, SETTINGS["quick"])[0]
+    units = [dict(budget=budget.name, random_state=budget.random_state, dataset=name, trial=trial)
+             for name in DATASETS for trial in range(trials)]
+    records = run_units(units, store_for(budget, "units"), run_equal_width_trial,
+                        key=lambda unit: "equal-width-" + trial_key(unit), description="002 Table 1, Sym at Asy's width")
+    return {name: {kernel: np.array([r[kernel] for r in records if r["dataset"] == name]) for kernel in KERNELS}
             for name in DATASETS}
