@@ -54,7 +54,8 @@ def verdict(run, outcome: str, reason: str, *, method: str, resolution: float, t
                    c.derived_by_varlab, [dict(row) for row in rows],
                    {key: float(value) for key, value in (accuracy or {}).items()},
                    None if threshold is None else float(threshold),
-                   None if n_repetitions is None else int(n_repetitions), significant_departure)
+                   None if n_repetitions is None else int(n_repetitions),
+                   significant_departure=significant_departure)
 
 
 def trials_needed(n_trials: int, factor: float) -> int:
