@@ -27,7 +27,6 @@ def test_merge_equals_direct(sizes, shift, scale, seed):
         start += size
     n, mean, m2, m3, m4 = moments_direct(x)
     assert acc.n == n
-    tol = dict(rtol=1e-8, atol=1e-9)
     np.testing.assert_allclose(acc.mean, mean, rtol=1e-12, atol=1e-12 * scale)
     np.testing.assert_allclose(acc.m2, m2, rtol=1e-8, atol=1e-9 * scale ** 2 * n)
     np.testing.assert_allclose(acc.m3, m3, rtol=1e-7, atol=1e-8 * scale ** 3 * n)

@@ -273,8 +273,7 @@ def _h_transform_small(lam, s, h):
     starts = math.pi * np.arange(2 * _INTERVALS)
     seg_plus = _segment(lam[..., None] + 1.0, s[..., None], starts, starts + math.pi)
     seg_minus = _segment(lam[..., None] - 1.0, s[..., None], starts, starts + math.pi)
-    # on [j pi, (j+1) pi]: e^{i lam x} cos x = (seg_plus + seg_minus)/2, sin x = (seg_plus - seg_minus)/(2i)
-    cos_int = 0.5 * (seg_plus + seg_minus)
+    # on [j pi, (j+1) pi]: e^{i lam x} sin x = (seg_plus - seg_minus)/(2i)
     sin_int = (seg_plus - seg_minus) / 2j
     j = np.arange(2 * _INTERVALS)
     sin_sign = np.where(j % 2 == 0, 1.0, -1.0)              # sign of sin on [j pi, (j+1) pi]
