@@ -212,7 +212,7 @@ def run_checks(papers=None, budget_name="quick", out=None, checkpoint=None, unti
     except OSError as error:
         raise CommandError(f"check: cannot write the reports to {base}: {error.strerror}") from None
     run = {"command": "varlab check" + (" --paper " + " ".join(verdicts) if partial else "")
-           + (" --until-decided" if until_decided else ""),
+           + (" --until-decided" if until_decided is not None else ""),
            "papers": list(verdicts), "budget": budget.name, "n_repetitions": budget.n_repetitions,
            "random_state": budget.random_state}
     manifest.write(base, run=run, files=_report_files(base, verdicts) if partial else None)
@@ -222,10 +222,10 @@ def run_checks(papers=None, budget_name="quick", out=None, checkpoint=None, unti
 def add_until_decided_arguments(parser) -> None:
     """``--until-decided``, ``--max-factor`` and ``--max-seconds`` (``varlab check`` and the
     full-budget scripts under simulations/); read them with :func:`until_decided_from`."""
-    parser.add_argument("--until-decided", action="store_true",
-                        help="give each inconclusive claim one deciding run with fresh seeds at the "
-                             "budget its pilot advises, within --max-factor and "
-                             "--max-seconds; the report records both runs")
+    parser.add_argument("--until-decided", nargs="*", metavar="ID",
+                        help="give each inconclusive claim (or only the claims ID ...) one deciding "
+                             "run with fresh seeds at the budget its pilot advises, within "
+                             "--max-factor and --max-seconds; the report records both runs")
     parser.add_argument("--max-factor", type=float, default=10.0, metavar="F",
                         help="with --until-decided: the most times the budget a deciding run may "
                              "have (default: %(default)s)")
@@ -239,12 +239,13 @@ def until_decided_from(args):
     (None without --until-decided)."""
     from .claims import UntilDecided
 
-    if not args.until_decided:
+    if args.until_decided is None:
         if args.max_factor != 10.0 or args.max_seconds is not None:
             raise CommandError("--max-factor and --max-seconds need --until-decided")
         return None
     try:
-        return UntilDecided(max_factor=args.max_factor, max_seconds=args.max_seconds)
+        return UntilDecided(max_factor=args.max_factor, max_seconds=args.max_seconds,
+                            only=args.until_decided or None)
     except ValueError as error:
         raise CommandError(str(error)) from None
 

@@ -118,3 +118,21 @@ def test_a_scaled_budget_sizes_real_data_experiments_as_its_base_with_more_trial
     *sizes, trials = p003.sizes(full)["table"]
     assert p003.sizes(scaled)["table"] == (*sizes, 3 * trials)
     assert setting(classification.SETTINGS, scaled) == classification.SETTINGS["full"]
+
+
+def test_only_the_named_claims_are_decided_and_a_forced_rerun_keeps_the_first_runs_cost(tmp_path):
+    seen = []
+    budget = Budget("unit-only", 10_000, store=str(tmp_path))
+    claim = _coin_claim("unit.decide.only", seen)
+    verdict = run_claims([claim], budget, log=lambda line: None,
+                         until_decided=UntilDecided(only={"unit.decide.other"}))[0]
+    assert len(seen) == 1 and verdict.outcome == INCONCLUSIVE and "not rerun" not in verdict.reason
+    # the stored pilot took 1000 s when first computed; a forced rerun (cached, quick) still counts it
+    from varlab.claims.runner import _key
+    from varlab.claims.store import store_for
+
+    store = store_for(budget, "verdicts")
+    store.put(_key(budget, claim.id), dict(store.get(_key(budget, claim.id)), seconds=1000.0))
+    forced = run_claims([claim], budget, log=lambda line: None, force=True,
+                        until_decided=UntilDecided(max_seconds=500))[0]
+    assert forced.outcome == INCONCLUSIVE and "beyond the cap of 500 s" in forced.reason

@@ -32,7 +32,8 @@ class UntilDecided:
     right is decided with probability at least 97.7%; a margin above 1 buys more); ``max_factor``: the
     most times the pilot's budget a deciding run may have (a claim advised more is left
     inconclusive, saying so); ``max_seconds``: the most seconds a deciding run may be expected to
-    take (the pilot's seconds times the factor; None: no cap).
+    take (the pilot's seconds, as first computed, times the factor; None: no cap); ``only``: the
+    ids of the claims to decide (None: every inconclusive claim).
 
     Examples
     --------
@@ -49,6 +50,7 @@ class UntilDecided:
     max_factor: float = 10.0
     max_seconds: float | None = None
     margin: float = 1.0
+    only: frozenset | None = None
 
     def __post_init__(self):
         if not (self.max_factor >= 2 and self.margin >= 1):
@@ -56,6 +58,12 @@ class UntilDecided:
                              f"{self.margin!r}")
         if self.max_seconds is not None and not self.max_seconds > 0:
             raise ValueError(f"max_seconds must be positive or None, got {self.max_seconds!r}")
+        if self.only is not None:
+            object.__setattr__(self, "only", frozenset(self.only))
+
+    def wants(self, claim_id: str) -> bool:
+        """Whether the claim ``claim_id`` is one to decide."""
+        return self.only is None or claim_id in self.only
 
     def factor(self, budget_factor: float | None, pilot_seconds: float | None) -> tuple[int | None, str]:
         """The factor of the deciding run for a pilot that advises ``budget_factor`` and took
