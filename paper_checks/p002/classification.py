@@ -146,15 +146,15 @@ def table1(budget):
 
 def run_equal_width_trial(unit: dict) -> dict:
     """{kernel: accuracy %} of one unit (budget, random_state, dataset, trial) of :func:`sym_equal_width`."""
-    setting = SETTINGS.get(unit["budget"], SETTINGS["quick"])
-    return _equal_width_trial(unit["dataset"], unit["trial"], setting, unit["random_state"])
+    return _equal_width_trial(unit["dataset"], unit["trial"], setting(SETTINGS, unit["budget"]),
+                              unit["random_state"])
 
 
 @functools.lru_cache(maxsize=None)
 def sym_equal_width(budget):
     """{dataset: {kernel: (trials,) accuracies in %}} of Sym at Asy's width (8M columns), the trials of
     :func:`table1` (the same training rows), units of the budget's store "units" (keys of their own)."""
-    trials = SETTINGS.get(budget.name, SETTINGS["quick"])[0]
+    trials = setting(SETTINGS, budget)[0] * budget.factor
     units = [dict(budget=budget.name, random_state=budget.random_state, dataset=name, trial=trial)
              for name in DATASETS for trial in range(trials)]
     records = run_units(units, store_for(budget, "units"), run_equal_width_trial,

@@ -156,7 +156,7 @@ THEORY_SETTINGS = {"test": dict(n=60, trials=40), "quick": dict(n=120, trials=15
 @threadpool_limits.wrap(limits=1)
 def theory_check(budget_name: str, random_state: int) -> list:
     """[(point, squared errors over the trials, expected squared error)] at s = d."""
-    size = THEORY_SETTINGS.get(budget_name.split("/")[0], THEORY_SETTINGS["quick"])
+    size = setting(THEORY_SETTINGS, budget_name)
     out = []
     for kernel in KERNELS:
         for name in DATASETS:
