@@ -97,3 +97,13 @@ def test_to_frame_is_the_records_as_a_data_frame():
 def test_every_measure_is_listed_with_its_description():
     rows = cli.listing("measures")
     assert rows and all(description for _, description in rows)
+
+
+def test_listing_claims_and_figures_imports_no_matplotlib():
+    import subprocess
+    import sys
+
+    code = ("import sys; from varlab import cli; cli.listing('claims'); cli.listing('figures'); "
+            "print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"

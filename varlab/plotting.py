@@ -21,14 +21,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.figure  # noqa: E402
-import matplotlib.pyplot as plt  # noqa: E402
+class _Pyplot:
+    """``matplotlib.pyplot``, imported with the Agg backend on first use: importing the papers'
+    figure recipes (``varlab list``, ``varlab check``) does not import matplotlib."""
+
+    def __getattr__(self, name):
+        return getattr(_pyplot(), name)
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    return matplotlib.pyplot
+
+
+plt = _Pyplot()
 
 __all__ = ["Figure", "figure", "figures", "get_figure", "plt", "finish_axes", "subplots", "legend_below",
-           "TableFigure", "table_figure", "markdown_table", "plain_text", "DPI", "FORMATS", "write_figures", "read_index"]
+           "table_figure", "markdown_table", "plain_text", "DPI", "FORMATS", "write_figures", "read_index"]
 
 
 @dataclass(frozen=True)
@@ -245,35 +259,35 @@ def markdown_table(rows, columns) -> str:
     return "\n".join(lines)
 
 
-class TableFigure(matplotlib.figure.Figure):
-    """A figure that shows a table; ``markdown`` holds the same table as markdown, which
-    ``varlab figures`` writes beside the PNG and PDF (``figures/<id>.md``).
-
-    Examples
-    --------
-    >>> import os, tempfile
-    >>> from varlab.plotting import TableFigure, plt, table_figure
-    >>> fig = table_figure([["RFF", "0.52"]], ["method", "error"], "Test error")
-    >>> isinstance(fig, TableFigure)
-    True
-    >>> print(fig.markdown, end="")
-    **Test error**
-    <BLANKLINE>
-    | method | error |
-    |---|---|
-    | RFF | 0.52 |
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     fig.savefig(os.path.join(folder, "table.png"))
-    ...     os.listdir(folder)
-    ['table.png']
-    >>> plt.close(fig)
-    """
-
-    markdown: str = ""
+_TABLE_FIGURE = []
 
 
-def table_figure(rows, columns, title: str, *, fontsize: float = 10) -> TableFigure:
-    """The table as a readable figure (``fontsize`` points, the figure sized to its text), its
+def _table_figure_class():
+    """:class:`TableFigure`, defined on first use (it subclasses matplotlib's Figure)."""
+    if not _TABLE_FIGURE:
+        import matplotlib.figure
+
+        class TableFigure(matplotlib.figure.Figure):
+            """A figure that shows a table; ``markdown`` holds the same table as markdown, which
+            ``varlab figures`` writes beside the PNG and PDF (``figures/<id>.md``); made by
+            :func:`table_figure`, whose examples show it."""
+
+            markdown: str = ""
+
+        TableFigure.__module__ = __name__
+        _TABLE_FIGURE.append(TableFigure)
+    return _TABLE_FIGURE[0]
+
+
+def __getattr__(name: str):
+    if name == "TableFigure":
+        return _table_figure_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def table_figure(rows, columns, title: str, *, fontsize: float = 10):
+    """The table as a readable figure, a ``varlab.plotting.TableFigure`` (a matplotlib Figure
+    subclass defined on first use; ``fontsize`` points, the figure sized to its text), its
     markdown in ``.markdown``.
 
     Examples
@@ -286,12 +300,15 @@ def table_figure(rows, columns, title: str, *, fontsize: float = 10) -> TableFig
     >>> w, h = fig.get_size_inches()
     >>> bool(w > 1 and h > 1)
     True
+    >>> from varlab.plotting import TableFigure
+    >>> isinstance(fig, TableFigure)
+    True
     >>> plt.close(fig)
     """
     rows = [[str(cell) for cell in row] for row in rows]
     widths = [max(len(str(c)), *(len(r[j]) for r in rows)) for j, c in enumerate(columns)]
     inch_per_char = 0.62 * fontsize / 72
-    fig = plt.figure(FigureClass=TableFigure, figsize=(0.4 + inch_per_char * (sum(widths) + 2 * len(widths)),
+    fig = plt.figure(FigureClass=_table_figure_class(), figsize=(0.4 + inch_per_char * (sum(widths) + 2 * len(widths)),
                                                        0.75 + 0.215 * fontsize / 10 * (len(rows) + 1)))
     ax = fig.add_axes((0.0, 0.0, 1.0, 1.0 - 0.55 / fig.get_figheight()))
     ax.axis("off")
@@ -375,7 +392,7 @@ def write_figures(recipes, budget, directory, *, formats=FORMATS, redo: bool = T
         for suffix in formats:
             path = directory / f"{recipe.id}.{suffix}"
             if suffix == "md":
-                if isinstance(fig, TableFigure):
+                if isinstance(fig, _table_figure_class()):
                     path.write_text(fig.markdown)
                     written.append(path)
                 continue

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.lines import Line2D
 
 from varlab.plotting import figure, finish_axes, legend_below, plt
 from varlab.theory import stationary, stationary_kernel
@@ -56,6 +55,8 @@ def orf_ratio_figure(budget):
     axes[0].set_ylabel("Var(ORF) / Var(iid)")
     finish_axes(*axes, legend_size=0)
     handles, labels = axes[0].get_legend_handles_labels()
+    from matplotlib.lines import Line2D     # here: importing the recipes imports no matplotlib
+
     handles.append(Line2D([], [], color="grey", marker="o", ls="none", label=f"simulated ± SE (k = {ORF_K})"))
     legend_below(fig, ncol=4, fontsize=8, handles=handles, labels=labels + [handles[-1].get_label()])
     return fig
