@@ -107,3 +107,10 @@ def test_listing_claims_and_figures_imports_no_matplotlib():
             "print('matplotlib' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_misspelt_data_set_gets_the_closest_name():
+    from varlab import datasets
+
+    with pytest.raises(ValueError, match=r"unknown data set 'optdigit' \(did you mean 'optdigits'\?\)"):
+        datasets.load("optdigit")

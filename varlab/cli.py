@@ -18,7 +18,6 @@ Errors print one line (``varlab: error: ...``) and exit with status 2; never a t
 from __future__ import annotations
 
 import argparse
-import ast
 import contextlib
 import json
 import sys
@@ -29,29 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from .claims import BUDGETS, budget as make_budget
+from .cli_arguments import (CommandError, Parser, _grid_arguments, _model_options, _options, did_you_mean,
+                            paper_key)
 from .mc.devices import DEVICES
 
 LISTINGS = ("papers", "claims", "figures", "models", "maps", "samplers", "measures", "formulas",
             "parameters", "datasets")
-
-
-class CommandError(Exception):
-    """A user error: printed as one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse's parser, whose errors add the closest name to a misspelt choice or option."""
-
-    def error(self, message: str):
-        import re
-
-        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
-        if choice:
-            message += _did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2)))
-        for option in re.findall(r"(--[\w-]+)", message.split("unrecognized arguments:")[-1]) \
-                if "unrecognized arguments:" in message else ():
-            message += _did_you_mean(option, self._option_string_actions)
-        super().error(message)
 
 
 def _log(message: str) -> None:
@@ -119,14 +101,6 @@ def _first_sentence(doc: str | None) -> str:
     return text if end is None else text[:end.start() + 1]
 
 
-def _model_options(cls) -> list[str]:
-    import inspect
-
-    signature = inspect.signature(cls.__init__)
-    return [f"{name}={parameter.default!r}" for name, parameter in list(signature.parameters.items())[1:]
-            if parameter.default is not inspect.Parameter.empty]
-
-
 def run_list(what) -> None:
     for section in ([what] if what else LISTINGS):
         rows = listing(section)
@@ -149,7 +123,7 @@ def run_figures(only=None, budget_name="quick", out=None) -> list[Path]:
     ids = list(known) if not only else list(only)
     unknown = [figure_id for figure_id in ids if figure_id not in known]
     if unknown:
-        raise CommandError(f"figures: unknown figure id(s) {unknown}{_did_you_mean(unknown[0], known)}; "
+        raise CommandError(f"figures: unknown figure id(s) {unknown}{did_you_mean(unknown[0], known)}; "
                            f"known: {list(known)}")
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -358,85 +332,6 @@ def _summary(verdicts) -> None:
 
 # --- simulate -----------------------------------------------------------------------------------
 
-def _number(text: str):
-    try:
-        value = ast.literal_eval(text)
-    except (ValueError, SyntaxError):
-        raise CommandError(f"simulate: {text!r} is not a number") from None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise CommandError(f"simulate: {text!r} is not a number")
-    return value
-
-
-def _did_you_mean(name: str, known) -> str:
-    """' (did you mean 'x'?)' for the closest of ``known`` to a misspelt ``name``, else ''."""
-    import difflib
-
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def _model(model_name: str) -> type:
-    """The registered model class, or a one-line error with the closest name."""
-    from .mc import available_models, model_class
-
-    if model_name not in available_models():
-        raise CommandError(f"simulate: unknown model {model_name!r}{_did_you_mean(model_name, available_models())}; "
-                           "`varlab simulate --help` lists the models")
-    return model_class(model_name)
-
-
-def _grid_arguments(model_name: str, extra: list[str], own_options=()) -> dict:
-    """``--name v1 v2 ...`` pairs for the model's declared parameters, each value checked against
-    its parameter's domain (so that an error names the value as typed); ``own_options``: the
-    command's own options, suggested for a misspelt one."""
-    from .theory import parameter
-
-    cls = _model(model_name)
-    grid, name = {}, None
-    for token in extra:
-        if token.startswith("--"):
-            name = token[2:].replace("-", "_")
-            if name not in cls.parameters:
-                options = [*cls.parameters, *(option[2:].replace("-", "_") for option in own_options)]
-                raise CommandError(f"simulate: model {model_name!r} has parameters {list(cls.parameters)}; "
-                                   f"unknown option --{name}{_did_you_mean(name, options)}")
-            grid[name] = []
-        elif name is None:
-            raise CommandError(f"simulate: unexpected argument {token!r}")
-        else:
-            value = _number(token)
-            parameter(name).validate(value)
-            grid[name].append(value)
-    missing = [p for p in cls.parameters if not grid.get(p)]
-    if missing:
-        raise CommandError(f"simulate: model {model_name!r} needs "
-                           + " ".join(f"--{p} VALUE [VALUE ...]" for p in missing))
-    names = list(grid)
-    # values of different parameters form a full grid (outer product), like separate axes
-    return {name: np.reshape(values, [-1 if i == j else 1 for j in range(len(names))])
-            for i, (name, values) in enumerate(grid.items())}
-
-
-def _options(model_name: str, pairs) -> dict:
-    """``--option NAME=VALUE`` pairs, checked against the options the model's class declares."""
-    declared = [option.split("=")[0] for option in _model_options(_model(model_name))]
-    options = {}
-    for pair in pairs or ():
-        if "=" not in pair:
-            raise CommandError(f"simulate: --option takes NAME=VALUE, got {pair!r}")
-        name, text = pair.split("=", 1)
-        if name not in declared:
-            takes = f"takes the options {declared}" if declared else "takes no options"
-            raise CommandError(f"simulate: model {model_name!r} {takes}; got {name!r}"
-                               + _did_you_mean(name, declared))
-        try:
-            options[name] = ast.literal_eval(text)
-        except (ValueError, SyntaxError):
-            options[name] = text
-    return options
-
-
 def _table(result) -> str:
     """A readable table: one row per (point, k)."""
     names = list(result.grid)
@@ -504,9 +399,9 @@ def _models_epilog() -> str:
 
 
 def _parser():
-    parser = _Parser(prog="varlab", description=__doc__,
+    parser = Parser(prog="varlab", description=__doc__,
                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", parser_class=Parser)
     budgets = sorted(BUDGETS)
 
     listing_parser = commands.add_parser("list", help="list papers, claims, figures, models, ...")
@@ -520,7 +415,7 @@ def _parser():
     _add_parallel_arguments(figures)
 
     check = commands.add_parser("check", help="check the papers' claims into reports")
-    check.add_argument("--paper", nargs="+", type=_paper_key,
+    check.add_argument("--paper", nargs="+", type=paper_key,
                        help="only these papers, e.g. 000 or 2 (default: all); the manifest's other "
                             "entries are kept")
     check.add_argument("--budget", default="quick", choices=budgets, help="default: %(default)s")
@@ -567,11 +462,6 @@ def _parser():
     verify = commands.add_parser("verify", help="re-check a directory's outputs against its manifest")
     verify.add_argument("directory")
     return parser
-
-
-def _paper_key(text: str) -> str:
-    """A paper's key as typed: "2" and "02" are "002"; other keys ("beyond") as they are."""
-    return text.zfill(3) if text.isdigit() else text
 
 
 def _add_parallel_arguments(parser) -> None:
