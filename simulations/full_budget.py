@@ -20,7 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from varlab import claims, cli, mc, plotting
+from varlab import claims, cli, manifest, mc, plotting
 
 
 def main(argv=None) -> int:
@@ -42,9 +42,13 @@ def main(argv=None) -> int:
     n_jobs = int(args.n_jobs) if args.n_jobs.lstrip("-").isdigit() else args.n_jobs
     with mc.configure(n_jobs=n_jobs, backend="dask" if args.scheduler else None, scheduler=args.scheduler,
                       checkpoint_root=Path(args.checkpoint) / "simulations"):
-        claims.check(args.paper, claims.budget("full").stored_in(args.checkpoint),
-                     out=f"{args.out}/reports", force=args.force,
-                     until_decided=cli.until_decided_from(args))
+        checked = claims.check(args.paper, claims.budget("full").stored_in(args.checkpoint),
+                               out=f"{args.out}/reports", force=args.force,
+                               until_decided=cli.until_decided_from(args))
+    manifest.write(f"{args.out}/reports", run={"command": "python simulations/full_budget.py", "papers": list(checked),
+                                                "budget": "full", "n_repetitions": claims.BUDGETS["full"].n_repetitions,
+                                                "random_state": claims.BUDGETS["full"].random_state},
+                   files=[f"{paper}/{name}" for paper in checked for name in ("points.md", "report.json", "report.md")])
     figures = [f.id for paper in (args.paper or [None]) for f in plotting.figures(paper)]
     return cli.main(["figures", "--out", f"{args.out}/figures", "--only", *figures, *common])
 
