@@ -136,3 +136,5 @@ def test_only_the_named_claims_are_decided_and_a_forced_rerun_keeps_the_first_ru
     forced = run_claims([claim], budget, log=lambda line: None, force=True,
                         until_decided=UntilDecided(max_seconds=500))[0]
     assert forced.outcome == INCONCLUSIVE and "beyond the cap of 500 s" in forced.reason
+    # a report written from the store says why no deciding run was made
+    assert "beyond the cap of 500 s" in stored_verdicts([claim], budget, decided=True)[claim.id].reason

@@ -118,6 +118,7 @@ def run_claims(items, budget: Budget, *, force: bool = False, log=_log,
             factor, why = until_decided.factor(verdict.budget_factor, seconds)
             if factor is None:
                 verdict = left_undecided(verdict, why)
+                store.put(_decided_key(budget, item.id), verdict.to_json())     # the report says why
             else:
                 log(f"[{item.paper}] {item.id}: {verdict.outcome} ({note}); deciding at {factor}x "
                     f"with fresh seeds")
