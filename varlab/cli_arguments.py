@@ -12,11 +12,31 @@ __all__ = ["CommandError", "Parser", "did_you_mean", "paper_key"]
 
 
 class CommandError(Exception):
-    """A user error: printed as one line."""
+    """A user error: ``varlab`` prints it as one line (``varlab: error: ...``) and exits with 2.
+
+    Examples
+    --------
+    >>> str(CommandError("check: unknown paper(s) ['999']"))
+    "check: unknown paper(s) ['999']"
+    """
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse's parser, whose errors add the closest name to a misspelt choice or option."""
+    """argparse's parser, whose errors add the closest name to a misspelt choice or option.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> parser = Parser(prog="demo")
+    >>> _ = parser.add_argument("--budget")
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     try:
+    ...         parser.parse_args(["--budgt", "test"])
+    ...     except SystemExit:
+    ...         pass
+    >>> err.getvalue().splitlines()[-1]
+    "demo: error: unrecognized arguments: --budgt test (did you mean '--budget'?)"
+    """
 
     def error(self, message: str):
         import re
@@ -41,7 +61,13 @@ def _number(text: str):
 
 
 def did_you_mean(name: str, known) -> str:
-    """' (did you mean 'x'?)' for the closest of ``known`` to a misspelt ``name``, else ''."""
+    """' (did you mean 'x'?)' for the closest of ``known`` to a misspelt ``name``, else ''.
+
+    Examples
+    --------
+    >>> did_you_mean("chek", ["check", "list"]), did_you_mean("zzz", ["check"])
+    (" (did you mean 'check'?)", '')
+    """
     import difflib
 
     close = difflib.get_close_matches(name, list(known), n=1)
@@ -110,7 +136,13 @@ def _options(model_name: str, pairs) -> dict:
 
 
 def paper_key(text: str) -> str:
-    """A paper's key as typed: "2" and "02" are "002"; other keys ("beyond") as they are."""
+    """A paper's key as typed: "2" and "02" are "002"; other keys ("beyond") as they are.
+
+    Examples
+    --------
+    >>> paper_key("2"), paper_key("02"), paper_key("beyond")
+    ('002', '002', 'beyond')
+    """
     return text.zfill(3) if text.isdigit() else text
 
 
