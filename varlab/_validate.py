@@ -159,8 +159,21 @@ def choice(value, name: str, allowed):
     except (TypeError, ValueError):
         found = False
     if not found:
-        raise ValueError(f"{name} must be one of {sorted(allowed)!r}, got {value!r}")
+        hint = did_you_mean(value, allowed) if isinstance(value, str) else ""
+        raise ValueError(f"{name} must be one of {sorted(allowed)!r}, got {value!r}{hint}")
     return value
+
+
+def did_you_mean(name: str, known) -> str:
+    """' (did you mean 'x'?)' for the closest of ``known`` to a misspelt ``name``, else ''.
+
+    >>> did_you_mean("chek", ["check", "list"]), did_you_mean("zzz", ["check"])
+    (" (did you mean 'check'?)", '')
+    """
+    import difflib
+
+    close = difflib.get_close_matches(name, [str(item) for item in known], n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def check_allocation(name: str, n_elements, itemsize: int = 8, limit: int | None = None, what: str = "") -> int:

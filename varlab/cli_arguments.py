@@ -8,7 +8,9 @@ import ast
 
 import numpy as np
 
-__all__ = ["CommandError", "Parser", "did_you_mean", "paper_key"]
+from ._validate import did_you_mean
+
+__all__ = ["CommandError", "Parser", "paper_key"]
 
 
 class CommandError(Exception):
@@ -58,20 +60,6 @@ def _number(text: str):
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise CommandError(f"simulate: {text!r} is not a number")
     return value
-
-
-def did_you_mean(name: str, known) -> str:
-    """' (did you mean 'x'?)' for the closest of ``known`` to a misspelt ``name``, else ''.
-
-    Examples
-    --------
-    >>> did_you_mean("chek", ["check", "list"]), did_you_mean("zzz", ["check"])
-    (" (did you mean 'check'?)", '')
-    """
-    import difflib
-
-    close = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _model(model_name: str) -> type:

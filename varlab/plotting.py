@@ -13,6 +13,7 @@ cached simulation (``varlab.claims.simulate_for``), so ``varlab reproduce`` simu
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -30,6 +31,7 @@ class _Pyplot:
         return getattr(_pyplot(), name)
 
 
+@functools.cache
 def _pyplot():
     import matplotlib
 

@@ -113,15 +113,20 @@ def budget(name_or_budget) -> Budget:
     return BUDGETS[name_or_budget]
 
 
+#: a budget's name: its base, then the suffixes ``scaled`` ("x<factor>") and ``part`` ("/<divisor>")
+#: append, at its end only
+_SUFFIXES = re.compile(r"(.*?)((?:x\d+|/\d+)*)", re.DOTALL)
+
+
 def base_name(name: str) -> str:
     """The named budget a budget's name derives from: "full" for "fullx8", "full/4", "fullx8/4".
 
     Examples
     --------
-    >>> base_name("fullx8/4"), base_name("quick")
-    ('full', 'quick')
+    >>> base_name("fullx8/4"), base_name("quick"), base_name("box2d")
+    ('full', 'quick', 'box2d')
     """
-    return re.split(r"[x/]\d", name, maxsplit=1)[0]
+    return _SUFFIXES.fullmatch(name).group(1)
 
 
 def factor_of(name: str) -> int:
@@ -129,11 +134,11 @@ def factor_of(name: str) -> int:
 
     Examples
     --------
-    >>> factor_of("fullx8/4"), factor_of("quick")
-    (8, 1)
+    >>> factor_of("fullx8/4"), factor_of("quick"), factor_of("box2d")
+    (8, 1, 1)
     """
     factor = 1
-    for part in re.findall(r"x(\d+)", name):
+    for part in re.findall(r"x(\d+)", _SUFFIXES.fullmatch(name).group(2)):
         factor *= int(part)
     return factor
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._validate import did_you_mean
 from . import packages
 from .bundled import _SKLEARN, _SKLEARN_HINT, _load_sklearn
 from .dataset import Dataset
@@ -153,10 +154,7 @@ def load(name: str, **options) -> Dataset:
         n = _check_int(options.pop("n", 1000), "n", 4)
         random_state = _check_int(options.pop("random_state", 0), "random_state", 0)
         return _load_synthetic(name, n, random_state, _synthetic_options(name, options))
-    import difflib
-
     missing = sorted(set(catalog()) - set(available()))
     hint = f"; known but not installed: {', '.join(missing)}" if missing else ""
-    close = difflib.get_close_matches(name, list(catalog()), n=1)
-    mean = f" (did you mean {close[0]!r}?)" if close else ""
-    raise ValueError(f"name: unknown data set {name!r}{mean}; available: {', '.join(available())}{hint}")
+    raise ValueError(f"name: unknown data set {name!r}{did_you_mean(name, catalog())}; available: "
+                     f"{', '.join(available())}{hint}")
