@@ -61,6 +61,10 @@ def test_the_deciding_run_never_reuses_the_pilots_seeds_and_records_both(tmp_pat
     text = (tmp_path / "report" / "report.md").read_text()
     assert f"**Pilot run** (budget `unit-decide`, random_state {budget.random_state}" in text
     assert "its seeds are not reused" in text
+    # a later run that decides nothing (or other claims), even forced, keeps the decision
+    for policy in (None, UntilDecided(only=["unit.other"])):
+        kept = run_claims([claim], budget, log=lambda line: None, force=True, until_decided=policy)[0]
+        assert kept == verdict
 
 
 def test_a_claim_beyond_the_cap_is_left_inconclusive_and_says_why():

@@ -92,7 +92,8 @@ def run_claims(items, budget: Budget, *, force: bool = False, log=_log,
     finished them for their current declarations (``is_current``; unless ``force``), else run
     and stored as each finishes. With
     ``until_decided`` (a ``varlab.claims.UntilDecided``), an inconclusive claim gets one deciding
-    run with fresh seeds at the budget its pilot advises (``varlab.claims.until_decided``).
+    run with fresh seeds at the budget its pilot advises (``varlab.claims.until_decided``); a claim
+    not being decided keeps the verdict of its earlier deciding run, if any.
 
     Examples
     --------
@@ -126,9 +127,21 @@ def run_claims(items, budget: Budget, *, force: bool = False, log=_log,
                 deciding, _, note = _run(item, deciding_budget, store, force)
                 verdict = decided(verdict, deciding, factor, budget.random_state)
                 store.put(_decided_key(budget, item.id), verdict.to_json())
+        elif is_undecided(verdict):
+            verdict = _earlier_decision(item, budget, store) or verdict
         verdicts.append(verdict)
         log(f"[{item.paper}] {item.id}: {verdict.outcome} ({note}) {verdict.reason[:140]}")
     return verdicts
+
+
+def _earlier_decision(item, budget: Budget, store) -> Verdict | None:
+    """The verdict of an earlier deciding run of ``item`` (``until_decided``) for its current
+    declaration, None if there is none: a run that is not deciding the claim keeps its decision."""
+    key = _decided_key(budget, item.id)
+    record = store.get(key) if key in store else None
+    if record is None or record.get("pilot") is None or not is_current(record, item):
+        return None
+    return _from_record(record)
 
 
 def _run(item, budget: Budget, store, force: bool) -> tuple[Verdict, float | None, str]:
