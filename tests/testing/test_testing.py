@@ -431,3 +431,26 @@ def test_the_advice_does_not_read_the_noisiest_of_many_points_as_a_departure():
                                  reference=np.ones(n), error=np.full(n, new_error), threshold=threshold,
                                  tolerance=tolerance, relative=True).outcome for seed in range(20)]
     assert outcomes == [CONFIRMED] * 20, outcomes
+
+
+def test_a_trials_verdict_gives_its_budget_factor_in_trials():
+    """Issue 34, item 11: over few trials the t quantile falls as trials grow, so the budget that
+    resolves a check is a number of trials (the reason's "about N trials (now n)"), and
+    ``budget_factor`` is N / n, the factor a deciding run scales its trials by, not the factor
+    of the squared standard error at a fixed threshold (003.table1: 278x for 41 trials of 5)."""
+    from varlab.claims import Budget, ClaimRun, Identity
+    from varlab.testing import builders
+    from varlab.testing.builders import trials_needed
+    from varlab.testing.decision import decide_ordering
+
+    run = ClaimRun(Identity.part(compute=lambda: (True, "", [])), Budget("unit", 100))
+    arguments = dict(lower=[0.0, 0.0], upper=[0.3, 0.5], standard_error=[0.4, 0.1])
+    verdict = builders.ordering(run, **arguments, parameters=[{"cell": 1}, {"cell": 2}], quantity="f",
+                                effect_size=0.5, strict=False, degrees_of_freedom=[4, 9])
+    assert verdict.outcome == INCONCLUSIVE and "trials (now 5)" in verdict.reason
+    decision = decide_ordering(lower=arguments["lower"], upper=arguments["upper"], error=arguments["standard_error"],
+                               threshold=[builders.threshold(5), builders.threshold(10)],
+                               effect_size=0.5, strict=False)
+    needed = trials_needed(5, decision.budget_factor)
+    assert f"about {needed:,} trials (now 5)" in verdict.reason
+    assert verdict.budget_factor == pytest.approx(needed / 5) and verdict.budget_factor < decision.budget_factor

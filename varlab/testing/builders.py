@@ -123,6 +123,16 @@ class _Rule:
 
         return text
 
+    def budget_factor(self, decision) -> float | None:
+        """The decision's budget factor in this rule's budget: for trials, the trials that would
+        resolve it over the trials now, at the cell that sets it (the decision's factor holds the
+        threshold fixed, while the t quantile falls as trials grow)."""
+        factor = decision.budget_factor
+        if not self.trials or factor is None or not np.isfinite(factor):
+            return factor
+        n_trials = int(self.n[decision.worst])
+        return trials_needed(n_trials, factor) / n_trials
+
     def fields(self) -> dict:
         return dict(method=self.method, threshold=float(np.max(self.threshold)),
                     n_repetitions=self.n_repetitions)
@@ -168,7 +178,7 @@ def agreement(run, *, theory, estimate, standard_error, parameters: Sequence[dic
     return verdict(run, decision.outcome, f"{quantity}: {decision.reason}{rule.words()}",
                    resolution=decision.resolution, tolerance=tolerance,
                    units=units or ("relative" if relative else "absolute"), rows=rows,
-                   budget_factor=decision.budget_factor, significant_departure=decision.significant,
+                   budget_factor=rule.budget_factor(decision), significant_departure=decision.significant,
                    **rule.fields())
 
 
@@ -203,7 +213,7 @@ def ordering(run, *, lower, upper, standard_error, parameters: Sequence[dict], q
     reason = decision.reason.replace("B - A", f"{b} - {a}").replace("A - B", f"{a} - {b}")
     return verdict(run, decision.outcome, f"{quantity} (A = {a}, B = {b}): {reason}{rule.words()}",
                    resolution=decision.resolution, tolerance=effect_size,
-                   units=units or "absolute", rows=rows, budget_factor=decision.budget_factor,
+                   units=units or "absolute", rows=rows, budget_factor=rule.budget_factor(decision),
                    **rule.fields())
 
 
