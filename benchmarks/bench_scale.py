@@ -284,7 +284,8 @@ def main(argv=None) -> int:
         f"{cpu1 / best_cpu['engine, numpy, n_jobs=1']:.2f} CPU time. All engine results "
         f"bit-identical (numpy and fused, every n_jobs, dask): **{identical}**.",
         f"- Paper 000 Figure 2 workload (`bench_engine.figure2`, 1.2 G samples, n_jobs = 1), "
-        f"extrapolated x{scale:g} from {args.figure_repetitions:,} repetitions, best of 2 interleaved runs each: numpy "
+        f"extrapolated x{scale:g} from {args.figure_repetitions:,} repetitions, best of 2 interleaved runs "
+        f"each: numpy "
         f"{fig[False][0]:.0f} s wall, {fig[False][1]:.0f} s CPU; fused **{fig[True][0]:.0f} s** wall, "
         f"**{fig[True][1]:.0f} s** CPU (target <= {FIGURE_BEFORE_S / 2:.0f} s, half of the "
         f"{FIGURE_BEFORE_S:.0f} s `bench_engine` measured before) -> wall {verdict(fig[True][0] <= FIGURE_BEFORE_S / 2)}, "

@@ -15,11 +15,13 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.slow
 def test_quick_run_writes_every_row_and_the_same_bits(tmp_path):
     output = tmp_path / "scale.md"
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_scale.py"), "--quick",
-                    "--output", str(output)], check=True, cwd=ROOT, capture_output=True)
+    run = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_scale.py"), "--quick",
+                          "--output", str(output)], cwd=ROOT, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-3000:]
     text = output.read_text()
     cpus = os.cpu_count()
-    rows = ["numpy ceiling", "numpy ceiling, whole arrays (300 x 1000 at once)", "fused ceiling",
+    rows = ["numpy ceiling", "numpy ceiling, whole arrays (300 x 1000 at once)",      # --quick: 300
+            "fused ceiling",
             *(f"engine, {kind}, n_jobs={n}" for kind in ("numpy", "fused") for n in range(1, cpus + 1)),
             f"engine, fused, dask {cpus} workers"]
     for row in rows:
