@@ -49,6 +49,27 @@ FIG2_GAMMA = np.array([1.0, 4.0, 1.0, 4.0, 1.0, 4.0])
 FIG2_REPETITIONS = 100_000
 
 
+def cosines(xp, rng, a, b, c, rho: float, gamma: float, *, same_arguments: bool = True) -> None:
+    """The ceiling's arithmetic, once, in the buffers a, b, c (any one shape; numpy, or CuPy with
+    its generator): draw z1, z2, U and take the two cosines."""
+    root, s = math.sqrt(gamma), math.sqrt(1.0 - rho * rho)
+    rng.standard_normal(out=a)
+    rng.standard_normal(out=b)
+    if same_arguments:
+        xp.multiply(a, root, out=a)
+        xp.multiply(b, s * root, out=b)
+        xp.multiply(a, rho, out=c)
+        xp.add(b, c, out=b)
+    rng.random(out=c)
+    if same_arguments:
+        xp.multiply(c, 2 * math.pi, out=c)
+        xp.subtract(c, math.pi, out=c)
+        xp.add(a, c, out=a)
+        xp.add(b, c, out=b)
+    xp.cos(a, out=a)
+    xp.cos(b, out=b)
+
+
 def ceiling(n_samples: int, k_max: int, rho: float, gamma: float, *, same_arguments: bool) -> float:
     """Raw numpy samples/s: draw z1, z2, U and compute the two cosines, block by block."""
     reps, _ = block_layout(k_max)
@@ -56,25 +77,10 @@ def ceiling(n_samples: int, k_max: int, rho: float, gamma: float, *, same_argume
     a, b, c = np.empty(shape), np.empty(shape), np.empty(shape)
     rng = np.random.default_rng(0)
     n_blocks = max(1, n_samples // (reps * k_max))
-    root, s = math.sqrt(gamma), math.sqrt(1.0 - rho * rho)
     start = time.perf_counter()
     with threadpool_limits(limits=1):
         for _ in range(n_blocks):
-            rng.standard_normal(out=a)
-            rng.standard_normal(out=b)
-            if same_arguments:
-                np.multiply(a, root, out=a)
-                np.multiply(b, s * root, out=b)
-                np.multiply(a, rho, out=c)
-                np.add(b, c, out=b)
-            rng.random(out=c)
-            if same_arguments:
-                np.multiply(c, 2 * math.pi, out=c)
-                np.subtract(c, math.pi, out=c)
-                np.add(a, c, out=a)
-                np.add(b, c, out=b)
-            np.cos(a, out=a)
-            np.cos(b, out=b)
+            cosines(np, rng, a, b, c, rho, gamma, same_arguments=same_arguments)
     return n_blocks * reps * k_max / (time.perf_counter() - start)
 
 
