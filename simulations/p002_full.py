@@ -46,7 +46,7 @@ def main(argv=None) -> int:
     plotting.write_figures([item for item in plotting.figures("002") if wanted(item.id)], budget,
                            args.out / "figures", formats=("png", "pdf"), redo=args.force)
     # the report: the stored verdicts (it runs none of the claims)
-    stored = claims.stored_verdicts(everything, budget, decided=until_decided is not None)
+    stored = claims.stored_verdicts(everything, budget, decided=True)
     missing = [item.id for item in everything if item.id not in stored]
     claims.write_report(list(stored.values()), args.out,
                         budget=budget, not_checked=claims.not_checked("002"),

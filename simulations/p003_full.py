@@ -74,10 +74,10 @@ def _experiments(out: Path, budget) -> list:
     return lines
 
 
-def _report(out: Path, budget, decided: bool) -> None:
-    """The report of the stored verdicts (with ``decided``: those decided by a second run where
-    there is one); the claims not yet run are named in its title."""
-    stored = claims.stored_verdicts(claims.claims("003"), budget, decided=decided)
+def _report(out: Path, budget) -> None:
+    """The report of the stored verdicts (a claim's deciding run where there is one); the claims
+    not yet run are named in its title."""
+    stored = claims.stored_verdicts(claims.claims("003"), budget, decided=True)
     missing = [c.id for c in claims.claims("003") if c.id not in stored]
     claims.write_report(list(stored.values()), out, budget=budget, not_checked=claims.not_checked("003"),
                         title=f"Paper 003: {claims.paper_title('003')} - claims checked by varlab "
@@ -102,10 +102,10 @@ def main(argv=None) -> int:
     with mc.configure(checkpoint_root=ROOT / ".varlab-checkpoints" / "p003-full"):
         claims.run_claims([item for item in claims.claims("003") if wanted(item.id)], budget,
                           force=args.force, until_decided=until_decided)
-        _report(out, budget, until_decided is not None)
+        _report(out, budget)
         plotting.write_figures([item for item in plotting.figures("003") if wanted(item.id)], budget,
                                out / "figures", formats=("png", "pdf"), redo=args.force)
-    _report(out, budget, until_decided is not None)
+    _report(out, budget)
     return 0
 
 

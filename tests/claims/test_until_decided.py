@@ -5,7 +5,7 @@ import pytest
 
 from varlab import cli
 from varlab.claims import (CONFIRMED, INCONCLUSIVE, Agreement, Budget, Measured, Measurement,
-                           UntilDecided, run_claims, stored_verdicts, write_report)
+                           UntilDecided, run_claims, store_for, stored_verdicts, write_report)
 
 
 def _recording_coin(seen: list):
@@ -142,3 +142,20 @@ def test_only_the_named_claims_are_decided_and_a_forced_rerun_keeps_the_first_ru
     assert forced.outcome == INCONCLUSIVE and "beyond the cap of 500 s" in forced.reason
     # a report written from the store says why no deciding run was made
     assert "beyond the cap of 500 s" in stored_verdicts([claim], budget, decided=True)[claim.id].reason
+
+
+def test_the_stored_decision_is_the_deciding_run_or_a_note_on_the_pilot_now_stored(tmp_path):
+    """``stored_verdicts(decided=True)`` (what the full-budget scripts write their reports from)
+    gives a claim's deciding run, or the "[not rerun: ...]" note only while it was made for the
+    pilot now stored: a pilot rerun since (here: its reason changed) makes the note stale."""
+    claim = _coin_claim("unit.decide.note", [])
+    budget = Budget("unit-note", 1_000, store=str(tmp_path))
+    noted = run_claims([claim], budget, log=lambda line: None, until_decided=UntilDecided(max_factor=10))[0]
+    assert "[not rerun: " in noted.reason
+    assert stored_verdicts([claim], budget, decided=True)["unit.decide.note"] == noted
+    store = store_for(budget, "verdicts")
+    pilot_key = f"unit-note-{budget.random_state}-unit.decide.note"
+    assert pilot_key in store and pilot_key + "-until-decided" in store
+    store.put(pilot_key, {**store.get(pilot_key), "reason": "a pilot rerun with other advice"})
+    assert stored_verdicts([claim], budget, decided=True)["unit.decide.note"].reason == \
+        "a pilot rerun with other advice"

@@ -61,7 +61,8 @@ def _from_record(record: dict) -> Verdict:
 def stored_verdicts(items, budget: Budget, *, decided: bool = False) -> dict[str, Verdict]:
     """{claim id: Verdict} of the ``items`` that the budget's store holds for their current
     declarations (``is_current``; runs nothing); with
-    ``decided``, a claim's verdict decided by a second run (``until_decided``) where there is one.
+    ``decided``, what ``until_decided`` stored for it where that is current: its deciding run, or
+    the note that none was made for the stored pilot.
 
     Examples
     --------
@@ -79,10 +80,12 @@ def stored_verdicts(items, budget: Budget, *, decided: bool = False) -> dict[str
     store = store_for(budget, "verdicts")
     found = {}
     for item in items:
-        keys = ([_decided_key(budget, item.id)] if decided else []) + [_key(budget, item.id)]
-        stored = [key for key in keys if key in store and is_current(store.get(key), item)]
-        if stored:
-            found[item.id] = _from_record(store.get(stored[0]))
+        key = _key(budget, item.id)
+        earlier = _earlier_decision(item, budget, store) if decided else None
+        if earlier is not None:
+            found[item.id] = earlier
+        elif key in store and is_current(store.get(key), item):
+            found[item.id] = _from_record(store.get(key))
     return found
 
 
@@ -135,11 +138,15 @@ def run_claims(items, budget: Budget, *, force: bool = False, log=_log,
 
 
 def _earlier_decision(item, budget: Budget, store) -> Verdict | None:
-    """The verdict of an earlier deciding run of ``item`` (``until_decided``) for its current
-    declaration, None if there is none: a run that is not deciding the claim keeps its decision."""
-    key = _decided_key(budget, item.id)
+    """The verdict ``until_decided`` stored for ``item``'s current declaration, None if there is
+    none: an earlier deciding run, or the note that none was made for the pilot now stored (a note
+    on an older pilot is stale). A run that is not deciding the claim keeps its decision."""
+    key, pilot_key = _decided_key(budget, item.id), _key(budget, item.id)
     record = store.get(key) if key in store else None
-    if record is None or record.get("pilot") is None or not is_current(record, item):
+    if record is None or not is_current(record, item):
+        return None
+    if record.get("pilot") is None and not (
+            pilot_key in store and record["reason"].startswith(store.get(pilot_key)["reason"] + " [not rerun: ")):
         return None
     return _from_record(record)
 
