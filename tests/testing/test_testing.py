@@ -119,11 +119,11 @@ def test_small_budget_inconclusive_with_the_budget_that_resolves_it(user):
     needed = verdict.n_repetitions_needed
     # issue 34: the budget that decides, the smaller of the one that confirms (every point's
     # |departure| + t SE down to the tolerance) and the one that contradicts at its most advanced point;
-    # issue 36: with a margin of MARGIN SE beyond the threshold t; each |departure| first shrunk by
-    # the noise level sqrt(2 ln n) SE of n points
+    # issue 36: with a margin of MARGIN SE beyond the threshold t; a |departure| within the noise
+    # level sqrt(2 ln n) SE of n points read as none
     t, tolerance, noise = verdict.threshold + MARGIN, 0.05, math.sqrt(2 * math.log(len(verdict.rows)))
-    departures = [(max(0.0, abs(row["estimate"] / row["theory"] - 1) - noise * row["SE"] / row["theory"]),
-                   t * row["SE"] / row["theory"]) for row in verdict.rows]
+    departures = [(abs(row["estimate"] / row["theory"] - 1), row["SE"] / row["theory"]) for row in verdict.rows]
+    departures = [(d if d > noise * se else 0.0, t * se) for d, se in departures]
     confirm = max((spread / (tolerance - d)) ** 2 if d < tolerance else math.inf for d, spread in departures)
     contradict = min((spread / (d - tolerance)) ** 2 if d > tolerance else math.inf for d, spread in departures)
     assert needed == pytest.approx(2_000 * min(confirm, contradict), rel=1e-9, abs=1)
@@ -411,8 +411,8 @@ def test_the_advice_does_not_read_the_noisiest_of_many_points_as_a_departure():
     """Issue 34, item 11: 144 points with no departure, SE 1.47% each, checked within 5% (the
     shape of varlab.004.polynomial.variance at the full budget). Their largest |z| is about
     sqrt(2 ln 144) = 3.15 by chance; taken as true, it put the advice near the tolerance (29x).
-    Shrunk by the noise level, the advice is the resolution's (about 3.7x), and reruns there (20
-    seeds, fresh noise at the new SE) confirm."""
+    Read as none (within the noise level), the advice is the resolution's (about 3.7x), and reruns
+    there (20 seeds, fresh noise at the new SE) confirm."""
     from varlab.testing.decision import decide_agreement
 
     n, error, threshold, tolerance = 144, 0.0147, 4.5, 0.05
@@ -424,8 +424,8 @@ def test_the_advice_does_not_read_the_noisiest_of_many_points_as_a_departure():
     assert first.budget_factor == pytest.approx(((threshold + MARGIN) * error / tolerance) ** 2)
     largest = np.max(np.abs(estimate - 1))
     assert largest > 2 * error                                # the noisiest point is over 2 SE off ...
-    unshrunk = ((threshold + MARGIN) * error / (tolerance - largest)) ** 2
-    assert unshrunk > 2 * first.budget_factor                 # ... which the old advice took as true
+    as_measured = ((threshold + MARGIN) * error / (tolerance - largest)) ** 2
+    assert as_measured > 2 * first.budget_factor              # ... which the old advice took as true
     new_error = error / math.sqrt(first.budget_factor)
     outcomes = [decide_agreement(estimate=1 + new_error * np.random.default_rng(seed).standard_normal(n),
                                  reference=np.ones(n), error=np.full(n, new_error), threshold=threshold,
@@ -454,3 +454,17 @@ def test_a_trials_verdict_gives_its_budget_factor_in_trials():
     needed = trials_needed(5, decision.budget_factor)
     assert f"about {needed:,} trials (now 5)" in verdict.reason
     assert verdict.budget_factor == pytest.approx(needed / 5) and verdict.budget_factor < decision.budget_factor
+
+
+def test_the_advice_takes_a_departure_beyond_the_noise_as_measured():
+    """Issue 34, item 10: a departure far beyond the noise level (7 SE among 50 points, 7% checked
+    within 5%) is real, and the advice takes its size as measured: the budget that contradicts
+    it there, not (as shrinking every departure by the noise level would) one that confirms."""
+    from varlab.testing.decision import decide_agreement
+
+    estimate = np.ones(50)
+    estimate[0] = 1.07
+    decision = decide_agreement(estimate=estimate, reference=np.ones(50), error=np.full(50, 0.01),
+                                threshold=4.5, tolerance=0.05, relative=True)
+    assert decision.outcome == INCONCLUSIVE and "(to contradict)" in decision.reason
+    assert decision.budget_factor == pytest.approx(((4.5 + MARGIN) * 0.01 / (0.07 - 0.05)) ** 2)

@@ -30,8 +30,9 @@ from .outcomes import CONFIRMED, CONTRADICTED, INCONCLUSIVE
 __all__ = ["Decision", "decide_agreement", "decide_ordering", "MARGIN", "noise_level", "significance_note"]
 
 #: the margin of the budget advice, in standard errors beyond the threshold: the advised budget
-#: decides every point by ``MARGIN`` SE more than the threshold, were the present estimates (shrunk
-#: by ``noise_level`` SE among several points) the true values, so that a rerun there falls on the same side of each point's requirement with
+#: decides every point by ``MARGIN`` SE more than the threshold, were the present estimates the
+#: true values (a departure within ``noise_level`` SE of none read as none), so that a rerun there
+#: falls on the same side of each point's requirement with
 #: probability at least Phi(MARGIN) = 97.7 % (a point whose departure is noise is confirmed
 #: almost surely: its resolution is then at most threshold / (threshold + MARGIN) of the tolerance)
 MARGIN = 2.0
@@ -40,10 +41,11 @@ MARGIN = 2.0
 def noise_level(n_points: int) -> float:
     """The universal threshold sqrt(2 ln n), in standard errors: about the largest |z| that n
     points with no departure at all show (Donoho & Johnstone 1994, "Ideal spatial adaptation by
-    wavelet shrinkage", Biometrika 81, 425-455). The budget advice shrinks each departure by it
-    before taking it as true (soft thresholding), so that among many points the noisiest one is
-    not read as a real departure near the tolerance (that inflated the advice of a 144-point
-    check with max |z| = 2.95 from 3.7x to 29x); one point is not shrunk.
+    wavelet shrinkage", Biometrika 81, 425-455). The budget advice reads a departure within it as
+    none and takes a larger one as measured (hard thresholding), so that among many points the
+    noisiest one is not read as a real departure near the tolerance (that inflated the advice of a
+    144-point check with max |z| = 2.95 from 3.7x to 29x), while a significant one keeps its size;
+    one point is taken as measured.
 
     Examples
     --------
@@ -144,7 +146,7 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
     * confirmed: every point agrees and the resolution t max(s) <= e;
     * contradicted: somewhere |d| - e > t s (significantly beyond the tolerance);
     * inconclusive otherwise, with the budget factor that decides it (SE ~ 1/sqrt(n)), by
-      ``MARGIN`` SE, were each |d| shrunk by :func:`noise_level` SE its true value.
+      ``MARGIN`` SE, were each d its true value (a d within :func:`noise_level` SE of 0 read as 0).
 
     ``labels`` (one string per point) name the worst point in the reason; ``n_repetitions`` (the
     budget) turns the budget factor into repetitions there, or ``describe_budget(factor)`` says
@@ -200,7 +202,7 @@ def decide_agreement(*, estimate, reference, error, threshold, tolerance: float,
                         f"{units}departure {departure[worst]:+.3g}{_at(labels, worst)} (z = "
                         f"{z[worst]:.1f}): beyond the tolerance {tolerance:.3g} by "
                         f"{beyond[worst]:.1f} SE")
-    size = np.maximum(size - noise_level(size.size) * error, 0.0)        # what the advice takes as true
+    size = np.where(size > noise_level(size.size) * error, size, 0.0)   # what the advice takes as true
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         confirm = np.where(size < tolerance, (threshold + MARGIN) * error / (tolerance - size), np.nan)
         contradict = np.where(size > tolerance, (threshold + MARGIN) * error / (size - tolerance), np.nan)
@@ -225,7 +227,7 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
     * confirmed: every point holds and the resolution t max(s) <= e;
     * contradicted: somewhere -D - e > t s (A above B by significantly more than e);
     * inconclusive otherwise, with the budget factor as for :func:`decide_agreement` (a negative D
-      of a not ``strict`` ordering shrunk by :func:`noise_level` SE).
+      of a not ``strict`` ordering within :func:`noise_level` SE of 0 read as 0).
 
     ``labels`` and ``n_repetitions`` as for :func:`decide_agreement`.
 
@@ -265,9 +267,9 @@ def decide_ordering(*, lower, upper, error, threshold, effect_size: float,
         return Decision(CONTRADICTED, resolution, z, worst, None,
                         f"A - B = {-difference[worst]:+.3g}{_at(labels, worst)}: beyond the "
                         f"effect size {effect_size:.3g} by {beyond[worst]:.1f} SE")
-    if not strict:                              # what the advice takes as true: A above B shrunk
-        difference = np.where(difference < 0,
-                              np.minimum(difference + noise_level(difference.size) * error, 0.0), difference)
+    if not strict:                              # what the advice takes as true: A above B within the noise is none
+        difference = np.where(-difference > noise_level(difference.size) * error, difference,
+                              np.maximum(difference, 0.0))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if strict:                              # every point seen above: D > t s
             confirm = np.where(difference > 0, (threshold + MARGIN) * error / difference, np.nan)
