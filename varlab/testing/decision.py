@@ -31,10 +31,10 @@ __all__ = ["Decision", "decide_agreement", "decide_ordering", "MARGIN", "noise_l
 
 #: the margin of the budget advice, in standard errors beyond the threshold: the advised budget
 #: decides every point by ``MARGIN`` SE more than the threshold, were the present estimates the
-#: true values (a departure within ``noise_level`` SE of none read as none), so that a rerun there
-#: falls on the same side of each point's requirement with
-#: probability at least Phi(MARGIN) = 97.7 % (a point whose departure is noise is confirmed
-#: almost surely: its resolution is then at most threshold / (threshold + MARGIN) of the tolerance)
+#: true values (a departure within ``noise_level`` SE of zero read as zero), so that a rerun there
+#: falls on the same side of each point's requirement with probability at least Phi(MARGIN) =
+#: 97.7 % (a point whose departure is noise is confirmed almost surely: its resolution is then at
+#: most threshold / (threshold + MARGIN) of the tolerance)
 MARGIN = 2.0
 
 

@@ -29,8 +29,8 @@ class Verdict:
     standard error), ``tolerance``: the departure the statement cares about, both in ``units``;
     ``reason``: one line with the key number; ``budget``: the budget's name; ``budget_factor``:
     for an inconclusive outcome, how many times the budget would resolve it (for method "trials",
-    times the trials; None: no budget would, or not inconclusive); ``rows``: the per-point data; ``accuracy``: for columns of rows
-    without a standard error whose numbers are coarser than 1e-12 relative (floating point with
+    times the trials; None: no budget would, or not inconclusive); ``rows``: the per-point data;
+    ``accuracy``: for columns of rows without a standard error whose numbers are coarser than 1e-12 relative (floating point with
     cancellation), the absolute accuracy the claim documents for them
     (``varlab.claims.compare`` allows that much between a regenerated and a stored record);
     ``threshold``: the largest |z| threshold used (``varlab.testing.outcomes.threshold``; None
