@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from varlab import mc
-from varlab.mc import Z_MAX, Model, available_models, difference_z_score, model_class, simulate
+from varlab.mc import Z_MAX, Model, available_models, difference_z_score, fused, model_class, simulate
 from varlab.mc.devices import Device
 from varlab.theory.parameters import parameter
 
@@ -109,11 +109,12 @@ def run_on_recording_device(model, point, k):
 
 
 @pytest.mark.parametrize("name", GPU_MODELS)
-def test_gpu_model_computes_only_through_the_device(name):
+def test_gpu_model_computes_only_through_the_device(name, monkeypatch):
     cls = model_class(name)
     point, k = point_and_k(cls)
     result, xp_names, generator_names = run_on_recording_device(cls(), point, k)
     assert xp_names and generator_names                  # it really used the device's xp and rng
+    monkeypatch.setenv(fused.ENVIRONMENT, "0")           # the numpy code, which a device runs
     cpu = simulate(name, k=k, n_repetitions=100, random_state=11, **point)
     assert result.device == "recording" and result == dataclasses.replace(cpu, device="recording")
 

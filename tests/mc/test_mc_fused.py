@@ -38,9 +38,10 @@ def test_fused_kernel_equals_the_numpy_reference(monkeypatch, name, options, poi
     fast, fast_state = terms(monkeypatch, "1", name, options, point, n_terms)
     reference, reference_state = terms(monkeypatch, "0", name, options, point, n_terms)
     assert fast_state == reference_state                      # the same draws, no more, no fewer
-    # within rounding: a numpy whose cos takes a SIMD path may differ in the last bit; on the
-    # machines measured both call the C library's cos and the terms are bit-identical
-    np.testing.assert_allclose(fast, reference, rtol=1e-12, atol=1e-15)
+    # within rounding: the fused kernels' cos (varlab.mc.cosine) and numpy's differ by at most
+    # one ulp, on a few percent of the terms; products of two cosines by at most a few ulp
+    np.testing.assert_allclose(fast, reference, rtol=0, atol=4 * np.finfo(float).eps)
+    assert np.mean(fast == reference) > 0.8
 
 
 def test_the_fused_path_runs_by_default(monkeypatch):
@@ -81,8 +82,8 @@ def test_overflowing_phases_are_refused_naming_distance(name):
 
 
 def test_a_failing_compilation_falls_back_to_numpy_with_one_warning(monkeypatch):
-    kernel = fused.Kernel(_fused_rff._rff_loop.function)
-    monkeypatch.setattr(_fused_rff, "_rff_loop", kernel)
+    kernel = fused.Kernel(_fused_rff._rff_arguments.function)
+    monkeypatch.setattr(_fused_rff, "_rff_arguments", kernel)
     monkeypatch.setattr(fused, "_jit", lambda numba, function: 1 / 0)
     monkeypatch.delenv(fused.ENVIRONMENT, raising=False)
     with pytest.warns(RuntimeWarning, match="failed to compile") as record:
@@ -107,12 +108,13 @@ def test_missing_numba_falls_back_to_numpy_with_one_warning(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_numba)
     monkeypatch.setattr(fused, "_NUMBA_MISSING", [])
-    monkeypatch.setattr(_fused_rff, "_rff_loop", fused.Kernel(_fused_rff._rff_loop.function))
+    monkeypatch.setattr(_fused_rff, "_rff_arguments", fused.Kernel(_fused_rff._rff_arguments.function))
     with pytest.warns(RuntimeWarning, match="numba unavailable") as record:
         result = simulate("rff", k=[1, 10], rho=0.5, gamma=1.0, n_repetitions=100, random_state=0)
     assert len(record) == 1
     monkeypatch.setattr(builtins, "__import__", real_import)
-    assert simulate("rff", k=[1, 10], rho=0.5, gamma=1.0, n_repetitions=100, random_state=0) == result
+    fast = simulate("rff", k=[1, 10], rho=0.5, gamma=1.0, n_repetitions=100, random_state=0)
+    np.testing.assert_allclose(fast.mse, result.mse, rtol=1e-12)          # the fused cos: rounding
 
 
 def sample_nrff():

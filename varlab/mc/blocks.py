@@ -14,6 +14,8 @@ is ``workspace.xp``; terms and estimates come back to numpy before the sums and 
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 from .devices import get_device
@@ -24,6 +26,7 @@ from .stats import Moments
 __all__ = ["prefix_blocks", "fresh_blocks"]
 
 _CONTROLLER = None
+_KEPT_SLABS = 4096           # a task keeps its slab layout when it has at most this many slabs
 
 
 def _blas_single_thread():
@@ -81,6 +84,7 @@ def prefix_blocks(model, k, point, target, n_repetitions, block_repetitions, sla
     device = get_device(device)
     k_column = k.astype(np.float64)[:, None]
     workspace = Workspace(device.xp)
+    layout = list(itertools.islice(slabs(k, slab), _KEPT_SLABS + 1))    # the same for every block
     summaries = []
     with _blas_single_thread():
         for b in range(block_start, block_stop):
@@ -88,7 +92,7 @@ def prefix_blocks(model, k, point, target, n_repetitions, block_repetitions, sla
             rng = device.generator(child(point_seed, b))
             sums = np.empty((model.n_terms, k.size, n))
             carry = None
-            for c0, width, starts, pieces, columns in slabs(k, slab):
+            for c0, width, starts, pieces, columns in (layout if len(layout) <= _KEPT_SLABS else slabs(k, slab)):
                 terms = workspace.buffer("terms", (model.n_terms, n, width))
                 model.sample(rng, n, width, terms, workspace, **point)
                 carry = _accumulate(device.to_numpy(terms), starts, pieces, columns, sums, carry)
