@@ -21,12 +21,13 @@ def test_quick_run_writes_every_row_and_the_same_bits(tmp_path):
     text = output.read_text()
     cpus = os.cpu_count()
     rows = ["numpy ceiling", "numpy ceiling, whole arrays (300 x 1000 at once)",      # --quick: 300
-            "fused ceiling",
+            "fused-kernel ceiling: hand loop, the C library's cos in the drawing loop",
+            "hand loop, vectorised cos (varlab.mc.cosine)",
             *(f"engine, {kind}, n_jobs={n}" for kind in ("numpy", "fused") for n in range(1, cpus + 1)),
             f"engine, fused, dask {cpus} workers"]
     for row in rows:
         assert f"\n| {row} | " in text, row
-    assert "(numpy and fused, every n_jobs, dask): **True**" in text
+    assert "(numpy's among themselves, the fused ones among themselves): **True**" in text
     assert f"- dask {cpus} workers x 1 thread / joblib n_jobs = {cpus} (fused): **" in text
     assert "- The targets use the block-by-block numpy ceiling" in text
     if "No GPU on this machine: the GPU rows were not run." not in text:
