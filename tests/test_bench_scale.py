@@ -28,7 +28,7 @@ def test_quick_run_writes_every_row_and_the_same_bits(tmp_path):
     for row in rows:
         assert f"\n| {row} | " in text, row
     assert "(numpy's among themselves, the fused ones among themselves): **True**" in text
-    assert f"- dask {cpus} workers x 1 thread / joblib n_jobs = {cpus} (fused): **" in text
+    assert f"- dask {cpus} workers x 1 thread / joblib n_jobs = {cpus} (fused), each dask run paired" in text
     assert "- The targets use the block-by-block numpy ceiling" in text
     if "No GPU on this machine: the GPU rows were not run." not in text:
         assert "\n| engine, gpu | " in text and "\n| raw CuPy loop | " in text

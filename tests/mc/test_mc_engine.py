@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from varlab import _random
-from varlab.mc import SimulationResult, block_layout, blocks, seeds, simulate
+from varlab.mc import SimulationResult, block_layout, blocks, get_model, seeds, simulate
 
 K = np.unique(np.geomspace(1, 1000, 12).astype(int))
 STATS = ("target", "mean", "se_mean", "variance", "se_variance", "mse", "se_mse", "bias")
@@ -216,3 +216,30 @@ def test_progress_forced_and_silenced(capsys):
     assert capsys.readouterr().err == ""
     simulate("rff", k=[1, 10], rho=0.5, gamma=1.0, n_repetitions=2000, random_state=0)
     assert capsys.readouterr().err == ""          # auto: quick runs are silent
+
+
+@pytest.mark.parametrize("name, point, k", [("nrff", {"rho": 0.5, "gamma": 1.0}, [1, 10, 100]),
+                                            ("mm_moment_matching", {"dimension": 4, "scaled_distance": 1.0}, [8])])
+def test_a_tasks_summaries_travel_packed_and_arrive_unchanged(name, point, k):
+    import pickle
+
+    from varlab.mc.blocks import fresh_blocks, prefix_blocks
+    from varlab.mc.engine import _TaskSummaries
+
+    model, k = get_model(name), np.array(k)
+    target = float(model.target(**point))
+    if model.prefix:
+        blocks = prefix_blocks(model, k, point, target, 10 ** 6, 65, 100, np.random.SeedSequence(0), 0, 7)
+    else:
+        blocks = fresh_blocks(model, k[0], 0, point, target, 10 ** 6, 20, np.random.SeedSequence(0), 0, 7)
+    payload = pickle.dumps(_TaskSummaries(blocks))
+    arrived = pickle.loads(payload)
+    assert len(arrived) == len(blocks) == 7
+    for sent_pair, arrived_pair in zip(blocks, arrived):
+        for sent, got in zip(sent_pair, arrived_pair):
+            assert got.n == sent.n and got.order == sent.order
+            for field in ("mean", "m2", "m3", "m4")[:sent.order]:
+                assert np.shape(getattr(got, field)) == np.shape(getattr(sent, field))
+                assert np.array_equal(getattr(got, field), getattr(sent, field))
+    # a few stacked arrays, not one pickled array per field of every block
+    assert len(payload) < len(pickle.dumps(list(blocks)))

@@ -1,9 +1,12 @@
 """Streaming moments (Chan/Pebay merges) and standard-error helpers."""
+import functools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from varlab.mc.stats import Moments, difference_z_score, variance_standard_error, within, z_score
+from varlab.mc import fused
+from varlab.mc.stats import Moments, difference_z_score, merge_all, variance_standard_error, within, z_score
 
 
 def moments_direct(x):
@@ -75,3 +78,22 @@ def test_z_scores():
     assert np.isinf(z_score(2.0, 1.0, 0.0))
     assert within([1.0, 2.0], [1.1, 1.0], [0.1, 0.1]).tolist() == [True, False]
     assert difference_z_score(3.0, 3.0, 0.0, 4.0) == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize("order, shape", [(4, (27,)), (2, (27,)), (4, ()), (2, (1,))])
+def test_merge_all_is_the_merges_left_to_right_bit_for_bit(order, shape, monkeypatch):
+    rng = np.random.default_rng(order + len(shape))
+    parts = [Moments.from_samples(rng.standard_normal(shape + (int(n),)) * rng.uniform(0.1, 10) + rng.uniform(-5, 5),
+                                  order=order) for n in rng.integers(2, 300, 500)]
+    one_by_one = functools.reduce(Moments.merge, parts)
+    for switch in ("1", "0"):                      # the compiled loop, and the numpy fallback
+        monkeypatch.setenv(fused.ENVIRONMENT, switch)
+        merged = merge_all(parts)
+        assert merged.n == one_by_one.n and merged.order == order
+        for name in ("mean", "m2", "m3", "m4")[:order]:
+            got, expected = getattr(merged, name), getattr(one_by_one, name)
+            assert np.shape(got) == np.shape(expected) and np.array_equal(got, expected), name
+    with pytest.raises(ValueError, match="different orders"):
+        merge_all([parts[0], Moments.from_samples(np.ones(3), order=6 - order)])
+    with pytest.raises(ValueError, match="at least one"):
+        merge_all([])

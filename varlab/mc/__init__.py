@@ -15,10 +15,10 @@ from .grid import product_grid
 from .models import Model, Workspace, available_models, get_model, model_class, register
 from .result import STATISTICS, SimulationResult
 from .seeds import SEED_SCHEME, block_layout
-from .stats import (Z_MAX, Moments, difference_z_score, t_threshold, variance_standard_error, within,
-                    z_score)
+from .stats import (Z_MAX, Moments, difference_z_score, merge_all, t_threshold, variance_standard_error,
+                    within, z_score)
 
 __all__ = ["simulate", "configure", "product_grid", "Z_MAX", "SimulationResult", "STATISTICS", "MAX_SAMPLES", "SEED_SCHEME",
            "block_layout", "Model", "Workspace", "register", "get_model", "model_class",
-           "available_models", "Moments", "t_threshold", "variance_standard_error", "z_score", "within",
+           "available_models", "Moments", "merge_all", "t_threshold", "variance_standard_error", "z_score", "within",
            "difference_z_score"]

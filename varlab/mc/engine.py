@@ -32,6 +32,7 @@ from . import seeds
 from .blocks import fresh_blocks, prefix_blocks
 from .checkpoint import CheckpointStore, identity_hash
 from .devices import DEVICES, Device, get_device
+from .stats import Moments, merge_all
 from .grid import product_grid
 from .models import Model, get_model, model_class
 from .result import SimulationResult
@@ -138,18 +139,59 @@ def _missing_runs(blocks: list, chunk_size: int):
         b = b1
 
 
-def _merge(blocks: list):
-    """Merge block summaries left to right (block order): the result does not depend on which
-    process or run computed each block."""
-    errors, squared = blocks[0]
-    for more_errors, more_squared in blocks[1:]:
-        errors, squared = errors.merge(more_errors), squared.merge(more_squared)
-    return errors, squared
+class _BlockOrderMerge:
+    """The left-to-right merge (block order) of one unit's block summaries, advanced whenever the
+    next blocks have arrived, so that little is left to merge after the last task: the result
+    does not depend on which process or run computed each block, nor on when it arrived."""
+
+    def __init__(self, blocks: list):
+        self.blocks, self.merged, self.summary = blocks, 0, None
+
+    def advance(self) -> None:
+        end = self.merged
+        while end < len(self.blocks) and self.blocks[end] is not None:
+            end += 1
+        if end > self.merged:
+            parts = ([] if self.summary is None else [self.summary]) + self.blocks[self.merged:end]
+            self.summary = (merge_all([errors for errors, _ in parts]),
+                            merge_all([squared for _, squared in parts]))
+            self.merged = end
+
+    def result(self):
+        self.advance()
+        if self.merged < len(self.blocks):
+            raise RuntimeError(f"block {self.merged} of {len(self.blocks)} was never computed")
+        return self.summary
+
+
+class _TaskSummaries(list):
+    """A task's block summaries [(errors, squared), ...], which pickle as a few stacked arrays:
+    pickled one by one, a task's thousands of small arrays cost the parent process about 10 %
+    of a core to unpickle, taken from the workers on a 2-core machine."""
+
+    def __reduce__(self):
+        pairs = [tuple(pair) for pair in self]
+        columns = []
+        for side in range(2):
+            moments = [pair[side] for pair in pairs]
+            names = ("mean", "m2") if moments[0].m4 is None else ("mean", "m2", "m3", "m4")
+            columns.append((np.array([m.n for m in moments], dtype=np.int64), names,
+                            np.stack([np.stack([np.asarray(getattr(m, name), dtype=np.float64) for name in names])
+                                      for m in moments])))
+        return _task_summaries, (columns,)
+
+
+def _task_summaries(columns) -> list:
+    """The list that ``_TaskSummaries.__reduce__`` packed: Moments whose arrays view the stacks."""
+    sides = [[Moments(int(n), *(row[i] if row[i].ndim else row[i][()] for i in range(len(names))))
+              for n, row in zip(counts, stacked)] for counts, names, stacked in columns]
+    return list(zip(*sides))
 
 
 def _apply(call):
-    """Run one task: ``call`` is (function, *arguments)."""
-    return call[0](*call[1:])
+    """Run one task: ``call`` is (function, *arguments); block summaries travel packed."""
+    result = call[0](*call[1:])
+    return _TaskSummaries(result) if isinstance(result, list) else result
 
 
 def _workers(backend: str, n_jobs: int, scheduler) -> int:
@@ -386,8 +428,10 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
     total_blocks = sum(n_blocks for _, _, n_blocks in units)
     workers = _workers(backend, n_jobs, scheduler)
     if chunk_size is None:
-        # ~4 tasks per worker, at most 64 blocks each; never changes the result
-        chunk_size = max(1, min(64, -(-total_blocks // (4 * workers))))
+        # ~4 tasks per worker, at most 256 blocks each (0.2 s of the fused NRFF kernel's 65 x 1000
+        # blocks; a task's round trip through loky or dask costs a few ms, on which the worker
+        # waits when the machine's cores are all busy); never changes the result
+        chunk_size = max(1, min(256, -(-total_blocks // (4 * workers))))
 
     store = _checkpoint_store(checkpoint, checkpoint_is_root, model, grid, k, n_repetitions, root,
                               layouts, device)
@@ -409,16 +453,18 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
     bar = tqdm(total=total_blocks, initial=resumed, desc=f"simulate {model.name}", unit="block",
                file=sys.stderr, disable=None if progress is None else not progress,
                delay=0 if progress else 3, leave=False)
+    merges = {key: _BlockOrderMerge(blocks) for key, blocks in summaries.items()}
     try:
         for index, computed in _run(backend, n_jobs, scheduler, [call(*task) for task in tasks]):
             p, j, b0, b1 = tasks[index]
             summaries[(p, j)][b0:b1] = computed
             if store is not None:
                 store.save(p, j, b0, computed)
+            merges[(p, j)].advance()
             bar.update(b1 - b0)
     finally:
         bar.close()
-    merged = {key: _merge(blocks) for key, blocks in summaries.items()}
+    merged = {key: merge.result() for key, merge in merges.items()}
 
     def stack(getter):
         if model.prefix:
