@@ -428,10 +428,13 @@ def simulate(model: str | Model, *, k: int | Sequence[int], n_repetitions: int,
     total_blocks = sum(n_blocks for _, _, n_blocks in units)
     workers = _workers(backend, n_jobs, scheduler)
     if chunk_size is None:
-        # ~4 tasks per worker, at most 256 blocks each (0.2 s of the fused NRFF kernel's 65 x 1000
-        # blocks; a task's round trip through loky or dask costs a few ms, on which the worker
-        # waits when the machine's cores are all busy); never changes the result
-        chunk_size = max(1, min(256, -(-total_blocks // (4 * workers))))
+        # ~4 tasks per joblib worker, at most 256 blocks each (0.2 s of the fused NRFF kernel's
+        # 65 x 1000 blocks: a task's round trip through loky costs a few ms, on which the worker
+        # waits when the machine's cores are all busy); ~2 per dask worker thread, at most 1024
+        # blocks, as a round trip through dask's scheduler costs more (10-30 ms on a busy
+        # machine); never changes the result
+        per_worker, most = (2, 1024) if backend == "dask" else (4, 256)
+        chunk_size = max(1, min(most, -(-total_blocks // (per_worker * workers))))
 
     store = _checkpoint_store(checkpoint, checkpoint_is_root, model, grid, k, n_repetitions, root,
                               layouts, device)
