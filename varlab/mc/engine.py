@@ -32,7 +32,7 @@ from . import seeds
 from .blocks import fresh_blocks, prefix_blocks
 from .checkpoint import CheckpointStore, identity_hash
 from .devices import DEVICES, Device, get_device
-from .stats import Moments, merge_all
+from .stats import merge_all, stack_moments, unstack_moments
 from .grid import product_grid
 from .models import Model, get_model, model_class
 from .result import SimulationResult
@@ -165,27 +165,20 @@ class _BlockOrderMerge:
 
 
 class _TaskSummaries(list):
-    """A task's block summaries [(errors, squared), ...], which pickle as a few stacked arrays:
-    pickled one by one, a task's thousands of small arrays cost the parent process about 10 %
-    of a core to unpickle, taken from the workers on a 2-core machine."""
+    """A task's block summaries [(errors, squared), ...], which pickle as a few stacked arrays
+    (``stack_moments``): pickled one by one, a task's thousands of small arrays cost the parent
+    process about 10 % of a core to unpickle, taken from the workers on a 2-core machine."""
 
     def __reduce__(self):
-        pairs = [tuple(pair) for pair in self]
-        columns = []
-        for side in range(2):
-            moments = [pair[side] for pair in pairs]
-            names = ("mean", "m2") if moments[0].m4 is None else ("mean", "m2", "m3", "m4")
-            columns.append((np.array([m.n for m in moments], dtype=np.int64), names,
-                            np.stack([np.stack([np.asarray(getattr(m, name), dtype=np.float64) for name in names])
-                                      for m in moments])))
-        return _task_summaries, (columns,)
+        sides = [stack_moments([pair[side] for pair in self]) for side in range(2)]
+        if any(side is None for side in sides):
+            return list, (list(self),)
+        return _task_summaries, (sides,)
 
 
-def _task_summaries(columns) -> list:
-    """The list that ``_TaskSummaries.__reduce__`` packed: Moments whose arrays view the stacks."""
-    sides = [[Moments(int(n), *(row[i] if row[i].ndim else row[i][()] for i in range(len(names))))
-              for n, row in zip(counts, stacked)] for counts, names, stacked in columns]
-    return list(zip(*sides))
+def _task_summaries(sides) -> list:
+    """The list that ``_TaskSummaries.__reduce__`` packed."""
+    return list(zip(*(unstack_moments(*side) for side in sides)))
 
 
 def _apply(call):

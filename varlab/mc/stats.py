@@ -160,6 +160,29 @@ def _merge_loop(counts, mean, m2, m3, m4, fourth):
         na = n
 
 
+def stack_moments(summaries: list) -> tuple:
+    """(counts, fields, shape) of Moments of one order whose arrays share one shape of at most one
+    dimension: ``fields`` maps "mean", "m2" [, "m3", "m4"] to a (len, size) float64 array, row i
+    summary i's. :func:`unstack_moments` inverts it; None where the shapes do not allow it."""
+    orders = {summary.order for summary in summaries}
+    if len(orders) > 1:
+        raise ValueError("cannot merge moments of different orders")
+    shape = np.shape(summaries[0].mean)
+    if len(shape) > 1:
+        return None
+    names = ("mean", "m2", "m3", "m4") if orders == {4} else ("mean", "m2")
+    fields = {name: np.stack([np.atleast_1d(getattr(summary, name)) for summary in summaries], dtype=np.float64)
+              for name in names}
+    return np.array([summary.n for summary in summaries], dtype=np.int64), fields, shape
+
+
+def unstack_moments(counts, fields, shape) -> list:
+    """The Moments that :func:`stack_moments` stacked (their arrays view the stacks)."""
+    def field(array, i):
+        return array[i, 0] if shape == () else array[i]
+    return [Moments(int(n), *(field(array, i) for array in fields.values())) for i, n in enumerate(counts)]
+
+
 def merge_all(summaries: list) -> Moments:
     """``summaries[0].merge(summaries[1]).merge(...)``, left to right, bit for bit: by a compiled
     loop (``varlab.mc.fused``) where fused kernels run, else by :meth:`Moments.merge`. The
@@ -179,22 +202,16 @@ def merge_all(summaries: list) -> Moments:
     """
     if not summaries:
         raise ValueError("merge_all needs at least one summary")
-    orders = {summary.order for summary in summaries}
-    if len(orders) > 1:
-        raise ValueError("cannot merge moments of different orders")
-    fourth = orders == {4}
-    if len(summaries) > 2 and not np.ndim(summaries[0].mean) > 1:
-        stacked = [np.stack([np.atleast_1d(getattr(summary, name)) for summary in summaries], dtype=np.float64)
-                   for name in (("mean", "m2", "m3", "m4") if fourth else ("mean", "m2"))]
-        if not fourth:
-            stacked += [stacked[1][:1], stacked[1][:1]]       # unused rows of the right type
-        counts = np.array([float(summary.n) for summary in summaries])
-        run = _merge_loop.compiled(counts, *stacked, fourth)
+    stacked = stack_moments(summaries)
+    if stacked is not None and len(summaries) > 2:
+        counts, fields, shape = stacked
+        fourth = "m4" in fields
+        arrays = list(fields.values()) + ([] if fourth else [fields["m2"][:1]] * 2)  # m3, m4 unused
+        weights = counts.astype(np.float64)
+        run = _merge_loop.compiled(weights, *arrays, fourth)
         if run is not None:
-            run(counts, *stacked, fourth)
-            shape = np.shape(summaries[0].mean)
-            rows = [row[0, 0] if shape == () else row[0].reshape(shape) for row in stacked[:4 if fourth else 2]]
-            return Moments(sum(summary.n for summary in summaries), *rows)
+            run(weights, *arrays, fourth)                   # the merge lands in row 0
+            return unstack_moments([counts.sum()], fields, shape)[0]
     return functools.reduce(Moments.merge, summaries)
 
 
